@@ -1,0 +1,79 @@
+"""tinygrad_edu: a small, readable twin of PyTorch's autograd, on numpy.
+
+``import tinygrad_edu as torch`` and autograd tutorial code runs unchanged. The layers, bottom up:
+
+* ``_dtype``, ``_printing``, ``autograd.grad_mode``: dtypes, PyTorch's print format, the grad switch
+* ``_tensor``: the Tensor and its autograd metadata (no operations)
+* ``autograd.graph`` / ``function`` / ``engine``: nodes, the Function mechanism, backward
+* ``ops``: every operation as a Function; ``_tensor_ops`` binds them to Tensor as methods
+* ``nn``, ``optim``: layers, losses and optimizers built from the ops
+"""
+
+from . import _tensor_ops  # noqa: F401  (binds +, *, exp, sum ... onto Tensor)
+from . import autograd
+from ._creation import (
+    Generator,
+    arange,
+    as_tensor,
+    default_generator,
+    empty,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from ._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    short,
+    uint8,
+)
+from ._functions import *  # noqa: F403  (torch.exp, torch.sum, torch.matmul ...)
+from ._functions import __all__ as _function_names
+from ._printing import set_printoptions
+from ._tensor import Size, Tensor
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj: object) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def numel(t: Tensor) -> int:
+    return t.numel()

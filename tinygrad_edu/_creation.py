@@ -1,0 +1,205 @@
+"""Making tensors: ``tensor(data)`` and the factories (``ones``, ``randn``, ``arange`` ...).
+
+Dtype rules, as in PyTorch: Python floats give float32 (the default float type), Python ints give
+int64, bools give bool; a numpy array keeps its dtype. Random numbers come from one seeded numpy
+Generator: ``manual_seed(0)`` makes every later ``rand``/``randn`` call repeatable.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from . import _dtype
+from ._tensor import Tensor, _unwrap, _wrap
+
+
+class Generator:
+    """The source of random numbers (a seeded numpy Generator inside)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.manual_seed(seed)
+
+    def manual_seed(self, seed: int) -> Generator:
+        self._seed = int(seed)
+        self.rng = np.random.default_rng(self._seed)
+        return self
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+
+default_generator = Generator(0)
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the random numbers: after ``manual_seed(0)`` every run draws the same values."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    s = int(np.random.SeedSequence().entropy % (2**63))
+    default_generator.manual_seed(s)
+    return s
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def _np_dtype(dtype: Any, default: Any = np.float32) -> np.dtype:
+    if dtype is None:
+        return np.dtype(default)
+    return dtype.np if isinstance(dtype, _dtype.dtype) else np.dtype(dtype)
+
+
+def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
+    t = _wrap(array)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _size(size: Sequence[Any]) -> tuple[int, ...]:
+    """Accept ``ones(2, 3)``, ``ones((2, 3))`` and ``ones(x.size())``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"size must be a sequence of ints, but got an element of type {type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+    return tuple(int(s) for s in size)
+
+
+def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
+    """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
+                      "sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                      UserWarning, stacklevel=2)
+    if isinstance(data, np.ndarray):
+        array = np.array(data, dtype=_np_dtype(dtype, data.dtype))
+        _dtype.from_numpy(array.dtype)  # rejects types PyTorch has no match for
+    else:
+        try:
+            array = np.array(_unwrap(data))
+        except ValueError as e:
+            raise ValueError(f"expected sequence of equal lengths: {e}") from None
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        if dtype is not None:
+            array = array.astype(_np_dtype(dtype))
+        elif array.dtype.kind == "f" and not isinstance(data, Tensor):
+            array = array.astype(np.float32)  # Python floats are float32 by default in PyTorch
+        elif array.dtype.kind in "iu":
+            array = array.astype(np.int64)
+    return _finish(array, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+        return data
+    if isinstance(data, np.ndarray) and dtype is None:
+        return from_numpy(data)
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with ``array`` (changes to one show in the other)."""
+    _dtype.from_numpy(array.dtype)
+    return _wrap(array)
+
+
+def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
+
+
+empty = zeros
+
+
+def full(size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+         device: Any = None) -> Tensor:
+    if dtype is None:  # PyTorch infers the dtype from the fill value
+        dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else np.float32
+    return _finish(np.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, _np_dtype(dtype)),
+                   requires_grad)
+
+
+def _like(t: Tensor, dtype: Any) -> np.dtype:
+    return t._array.dtype if dtype is None else _np_dtype(dtype)
+
+
+def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad)
+
+
+def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad)
+
+
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad)
+
+
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+    return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
+
+
+def arange(start: float, end: float | None = None, step: float = 1, dtype: Any = None,
+           requires_grad: bool = False) -> Tensor:
+    """``arange(5)`` -> 0..4 (int64); with any float argument the result is float32."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if dtype is None:
+        ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+        dtype = np.int64 if ints else np.float32
+    n = max(int(np.ceil((end - start) / step)), 0)  # computed in double, as PyTorch does, then cast
+    return _finish((start + step * np.arange(n, dtype=np.float64)).astype(_np_dtype(dtype)), requires_grad)
+
+
+def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(_np_dtype(dtype)), requires_grad)
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Uniform random numbers in [0, 1)."""
+    rng = (generator or default_generator).rng
+    return _finish(rng.random(_size(size)).astype(_np_dtype(dtype)), requires_grad)
+
+
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """Standard normal random numbers (mean 0, standard deviation 1)."""
+    rng = (generator or default_generator).rng
+    return _finish(rng.standard_normal(_size(size)).astype(_np_dtype(dtype)), requires_grad)
+
+
+def randint(low: int, high: int | None = None, size: Sequence[int] = (), generator: Generator | None = None,
+            dtype: Any = None) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    rng = (generator or default_generator).rng
+    return _wrap(rng.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)))
+
+
+def randperm(n: int, generator: Generator | None = None, dtype: Any = None) -> Tensor:
+    rng = (generator or default_generator).rng
+    return _wrap(rng.permutation(n).astype(_np_dtype(dtype, np.int64)))

@@ -1,0 +1,46 @@
+"""The function forms (``torch.exp(x)``, ``torch.sum(x, dim)`` ...): each calls the Tensor method."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._tensor import Tensor
+from .ops import linalg, reduce, selection, shape
+
+__all__ = [
+    "abs", "add", "all", "allclose", "any", "argmax", "argmin", "bmm", "cat", "clamp", "clip", "clone", "cos",
+    "detach", "div", "dot", "eq", "equal", "exp", "flatten", "ge", "gt", "le", "log", "log_softmax", "lt", "matmul",
+    "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "permute", "pow", "relu",
+    "reshape", "sigmoid", "sign", "sin", "softmax", "sqrt", "square", "squeeze", "stack", "sub", "sum", "t",
+    "tanh", "transpose", "unsqueeze", "where",
+]
+
+
+def _method(name: str) -> Any:
+    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002  (PyTorch's parameter name)
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
+    return fn
+
+
+abs = _method("abs")  # noqa: A001
+add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div", "neg", "pow"))  # noqa: A001
+exp, log, sqrt, sin, cos, tanh = (_method(n) for n in ("exp", "log", "sqrt", "sin", "cos", "tanh"))
+sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "square"))
+clamp = clip = _method("clamp")
+sum, mean, max, min = reduce.sum, reduce.mean, reduce.max, reduce.min  # noqa: A001
+argmax, argmin = reduce.argmax, reduce.argmin
+all, any = _method("all"), _method("any")  # noqa: A001
+eq, ne, lt, le, gt, ge = (_method(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+equal, allclose = _method("equal"), _method("allclose")
+matmul, mm, mv, dot, bmm = linalg.matmul, _method("mm"), _method("mv"), _method("dot"), _method("bmm")
+t, transpose, permute, reshape = _method("t"), _method("transpose"), _method("permute"), _method("reshape")
+squeeze, unsqueeze, flatten = _method("squeeze"), _method("unsqueeze"), _method("flatten")
+clone, detach = _method("clone"), _method("detach")
+cat, stack, where = shape.cat, shape.stack, selection.where
+maximum, minimum = selection.maximum, selection.minimum
+softmax, log_softmax = reduce.softmax, reduce.log_softmax

@@ -1,0 +1,391 @@
+"""The Tensor: a numpy array plus the autograd metadata PyTorch keeps for every tensor.
+
+What a tensor carries (PyTorch's ``AutogradMeta``, one attribute each):
+
+============== ===========================================================================
+``_array``      the numbers (a ``numpy.ndarray``)
+requires_grad   should autograd compute a gradient for it?
+grad_fn         the Node that made it (``None`` for leaves: tensors the user created)
+_output_nr      which output of ``grad_fn`` it is (0 for single-output ops)
+grad            where backward accumulates the gradient (leaves, and tensors that retain_grad())
+_version        bumped by every in-place change, so stale saved values are caught
+_base           the tensor it is a view of, if any (``is_view``)
+============== ===========================================================================
+
+Operators and math methods (``+``, ``exp``, ``sum`` ...) are attached in ``_tensor_ops.py``: this file
+knows nothing of individual ops, so the ops can import ``Tensor`` without a cycle.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from . import _dtype
+from ._printing import tensor_repr
+
+if TYPE_CHECKING:
+    from .autograd.graph import Node
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as ``tinygrad_edu.Size([2, 2])``."""
+
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class RemovableHandle:
+    """Returned by ``register_hook``: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+_NONLEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations."
+)
+
+
+class Tensor:
+    """A multi-dimensional array that can record how it was computed, so gradients can flow back.
+
+    Create tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``,
+    ``randn`` ...). ``Tensor(data)`` also works and, as in PyTorch, always gives float32.
+    """
+
+    __slots__ = ("_array", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
+                 "_retains_grad", "_hooks", "_accumulator", "__dict__", "__weakref__")
+
+    # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
+    __array_priority__ = 1000
+
+    def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
+        _init(self, np.array(_unwrap(data), dtype=np.float32), None, 0, requires_grad)
+
+    # ----------------------------------------------------------------------------------------- shape & type
+    @property
+    def shape(self) -> Size:
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        return Size(self._array.shape) if dim is None else self._array.shape[dim]
+
+    def dim(self) -> int:
+        return self._array.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return self._array.size
+
+    nelement = numel
+
+    def __len__(self) -> int:
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self._array)
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy(self._array.dtype)
+
+    def is_floating_point(self) -> bool:
+        return self._array.dtype.kind == "f"
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    # ----------------------------------------------------------------------------------------- autograd meta
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Turn gradient tracking on or off for a leaf, in place (returns the tensor)."""
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+                )
+            return self
+        if requires_grad and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """Leaves are tensors autograd did not make: created by the user, or not requiring grad."""
+        return self.grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value._array.dtype != self._array.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._array.shape != self._array.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's storage has seen (shared with its views and detach())."""
+        return self._version_counter[0]
+
+    def _bump_version(self) -> None:
+        self._version_counter[0] += 1
+
+    @property
+    def is_view(self) -> bool:  # not a public PyTorch attribute: PyTorch exposes `_is_view()` and `_base`
+        return self._base is not None
+
+    def _is_view(self) -> bool:
+        return self._base is not None
+
+    @property
+    def data(self) -> Tensor:
+        """The same numbers, detached from the graph. Unlike ``detach()``, in-place changes made through
+        ``.data`` are *not* seen by autograd's version check: prefer ``detach()``."""
+        return _wrap(self._array)
+
+    @data.setter
+    def data(self, value: Tensor) -> None:
+        self._array = value._array
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing this tensor's storage (and its version counter), with no history."""
+        out = _wrap(self._array)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self) -> Tensor:
+        """Detach in place: this tensor becomes a leaf that does not require grad."""
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
+        return self
+
+    def retain_grad(self) -> None:
+        """Ask backward to store this non-leaf tensor's gradient in ``.grad`` too."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return  # leaves keep their .grad anyway
+        self._retains_grad = True
+        ref = weakref.ref(self)  # the graph must not keep the tensor alive (and must not form a cycle)
+        self.grad_fn._add_retain_grad(self._output_nr, ref)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating
+            if self._hooks is None:
+                self._hooks = []
+            self._hooks.append(hook)
+            return RemovableHandle(self._hooks, hook)
+        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Sequence[Tensor] | Tensor | None = None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves, into their ``.grad``.
+
+        ``gradient`` is d(something)/d(self): required (same shape as self) unless self is a scalar, in
+        which case it is 1. The graph is freed afterwards unless ``retain_graph=True``;
+        ``create_graph=True`` records the backward pass itself, for higher-order derivatives.
+        """
+        from .autograd.engine import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # ----------------------------------------------------------------------------------------- conversion
+    def item(self) -> int | float | bool:
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
+        return self._array.item()
+
+    def tolist(self) -> Any:
+        return self._array.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numbers as a numpy array that shares memory with this tensor."""
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return self._array if dtype is None else self._array.astype(dtype)
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self._array.dtype.kind not in "iub" or self._array.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._array.item())
+
+    def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.item())
+
+    def __iter__(self) -> Iterator[Tensor]:
+        """Iterate over the first dimension, so Python's ``sum(tensor)`` adds rows (differentiably)."""
+        if self._array.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(len(self._array)))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __repr__(self) -> str:
+        return tensor_repr(self._array, self.dtype, grad_fn_name=None if self.grad_fn is None else self.grad_fn.name(),
+                           requires_grad=self._requires_grad)
+
+    def __format__(self, spec: str) -> str:
+        if self._array.ndim == 0 and spec:
+            return self.item().__format__(spec)
+        return repr(self)
+
+    def __reduce_ex__(self, protocol: int) -> Any:
+        return (_rebuild, (self._array, self._requires_grad))
+
+    def __deepcopy__(self, memo: dict) -> Tensor:
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                               "be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        out = type(self).__new__(type(self))
+        _init(out, self._array.copy(), None, 0, self._requires_grad)
+        if self._grad is not None:
+            out._grad = _wrap(self._grad._array.copy())
+        memo[id(self)] = out
+        return out
+
+
+def _init(t: Tensor, array: np.ndarray, grad_fn: Node | None, output_nr: int, requires_grad: bool) -> None:
+    if requires_grad and array.dtype.kind not in "fc":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    t._array = array
+    t._requires_grad = requires_grad or grad_fn is not None
+    t.grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._grad = None
+    t._version_counter = [0]
+    t._base = None
+    t._retains_grad = False
+    t._hooks = None
+    t._accumulator = None
+
+
+def _wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, cls: type = Tensor) -> Tensor:
+    """Make a Tensor around an existing array without copying: the fast path every op uses."""
+    t = object.__new__(cls)
+    t._array = array
+    t._requires_grad = grad_fn is not None
+    t.grad_fn = grad_fn
+    t._output_nr = output_nr
+    t._grad = None
+    t._version_counter = [0]
+    t._base = None
+    t._retains_grad = False
+    t._hooks = None
+    t._accumulator = None
+    return t
+
+
+def _rebuild(array: np.ndarray, requires_grad: bool) -> Tensor:
+    t = _wrap(array)
+    t._requires_grad = requires_grad
+    return t
+
+
+def _unwrap(data: Any) -> Any:
+    """Turn nested lists that may contain 0-d/1-element tensors into plain Python/numpy values."""
+    if isinstance(data, Tensor):
+        return data._array
+    if isinstance(data, (list, tuple)):
+        return [_unwrap(d) for d in data]
+    return data
+
+
+def _leaf_grad_accumulator(t: Tensor) -> Node:
+    """The AccumulateGrad node of a leaf, made on first use and shared while any graph holds it."""
+    acc = t._accumulator() if t._accumulator is not None else None
+    if acc is None:
+        from .autograd.graph import AccumulateGrad
+
+        acc = AccumulateGrad(t)
+        t._accumulator = weakref.ref(acc)  # weak: the leaf must not keep its graph alive
+    return acc
+
+
+def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
+    """Where a gradient for ``t`` must be sent: ``(t.grad_fn, t.output_nr)``, or a leaf's AccumulateGrad."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (_leaf_grad_accumulator(t), 0)
+    return (None, 0)

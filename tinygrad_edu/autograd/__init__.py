@@ -1,0 +1,9 @@
+"""``tinygrad_edu.autograd``: the machinery that computes gradients (``torch.autograd`` twin)."""
+
+from .engine import backward, grad
+from .function import Function, FunctionCtx
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .graph import Node
+
+__all__ = ["Function", "FunctionCtx", "Node", "backward", "enable_grad", "grad", "inference_mode",
+           "is_grad_enabled", "no_grad", "set_grad_enabled"]

@@ -1,0 +1,334 @@
+"""The engine: runs the backward graph from the roots to the leaves.
+
+The algorithm, in four steps (PyTorch's engine does the same, in C++ and on many threads):
+
+1. **Count dependencies.** Walk the graph from the roots once (iteratively: a 100 000-op chain is
+   fine) and count, for every node, how many edges lead into it.
+2. **Start with the roots' gradients** (``gradient``, or 1 for a scalar) in their input buffers.
+3. **Run a node when all its gradients have arrived** (its count reached 0). Among the nodes that are
+   ready, run the newest first (highest ``_sequence_nr``), which is PyTorch's order. A node's ``apply``
+   turns d(root)/d(its outputs) into d(root)/d(its inputs); each goes into the buffer of the node on
+   the matching edge, where gradients arriving from several paths are *summed*.
+4. **Free each node's saved tensors** after it ran, unless ``retain_graph``.
+
+``AccumulateGrad`` nodes (leaves) add what reaches them into ``.grad``. ``autograd.grad`` instead
+*captures* the gradient arriving at each input and leaves ``.grad`` alone.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap, gradient_edge
+from .function import BackwardCFunction
+from .grad_mode import GradMode
+from .graph import AccumulateGrad, Node
+
+Edge = tuple[Node, int]
+
+
+def _as_tuple(x: Any) -> tuple:
+    if x is None:
+        return ()
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _make_grads(outputs: tuple[Tensor, ...], grads: tuple) -> list[Tensor]:
+    """The starting gradients: given ones are checked against their output's shape; None means 1."""
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad_tensors has {len(grads)} tensors but tensors has {len(outputs)}: give one gradient "
+                           "(or None) per tensor")
+    result = []
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._requires_grad and out._array.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._array.dtype.kind != "f":
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            g = _wrap(np.ones_like(out._array))
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+        elif g._array.shape != out._array.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
+                               f"shape of {out.shape}.")
+        result.append(g)
+    return result
+
+
+def _root_edges(outputs: tuple[Tensor, ...]) -> list[Edge]:
+    edges = []
+    for i, t in enumerate(outputs):
+        if not t._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        edges.append(gradient_edge(t))
+    return edges
+
+
+def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Tensor | Sequence[Tensor | None] | None = None,
+             retain_graph: bool | None = None, create_graph: bool = False, grad_variables: Any = None,
+             inputs: Tensor | Sequence[Tensor] | None = None) -> None:
+    """Accumulate d(tensors)/d(leaves), weighted by ``grad_tensors``, into the leaves' ``.grad``.
+
+    ``autograd.backward(z)`` is ``z.backward()``. With ``inputs``, only those tensors get ``.grad``.
+    """
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) if grad_tensors is not None else (None,) * len(outputs)
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _root_edges(outputs)
+    root_grads = _make_grads(outputs, grads)
+    if inputs is None:
+        run_backward(roots, root_grads, retain_graph, create_graph)
+        return
+    # Only the given inputs get .grad: leaves through their AccumulateGrad, others captured here.
+    edges = [gradient_edge(t) for t in inputs]
+    captured = run_backward(roots, root_grads, retain_graph, create_graph, capture=edges, accumulate=True)
+    for t, g in zip(inputs, captured):
+        if t.grad_fn is not None and g is not None:
+            t._grad = g if t._grad is None else t._grad + g
+
+
+def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
+         grad_outputs: Tensor | Sequence[Tensor | None] | None = None, retain_graph: bool | None = None,
+         create_graph: bool = False, only_inputs: bool = True, allow_unused: bool | None = None,
+         is_grads_batched: bool = False, materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
+    """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``.
+
+    ``create_graph=True`` records the computation of the gradient, so it can be differentiated again.
+    ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise).
+    ``only_inputs`` is deprecated and ignored, as in PyTorch.
+    """
+    if is_grads_batched:
+        raise NotImplementedError("tinygrad_edu does not implement is_grads_batched")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    outs = _as_tuple(outputs)
+    ins = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    for t in ins:
+        if not t._requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = _root_edges(outs)
+    root_grads = _make_grads(outs, grads)
+    captured = run_backward(roots, root_grads, retain_graph, create_graph,
+                            capture=[gradient_edge(t) for t in ins], accumulate=False)
+    result = []
+    for t, g in zip(ins, captured):
+        if g is None:
+            if not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
+                                   "Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                g = _wrap(np.zeros_like(t._array))
+        result.append(g)
+    return tuple(result)
+
+
+def _walk(roots: list[Edge]) -> tuple[dict[Node, int], list[Node]]:
+    """Step 1: dependency counts for every node reachable from the roots, and the nodes in topological order."""
+    deps: dict[Node, int] = {}
+    order: list[Node] = []
+    stack = []
+    for node, _ in roots:
+        if node not in deps:
+            deps[node] = 0
+            stack.append(node)
+    while stack:  # an explicit stack, not recursion: depth is unlimited
+        node = stack.pop()
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            if nxt in deps:
+                deps[nxt] += 1
+            else:
+                deps[nxt] = 1
+                stack.append(nxt)
+    return deps, order
+
+
+def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
+    """Nodes from which some target can be reached: the only ones worth running when inputs are given."""
+    needed: set[Node] = set()
+    changed = True
+    while changed:  # converges in a pass or two on DAGs listed roots-first; cheap compared with running them
+        changed = False
+        for node in reversed(order):
+            if node in needed:
+                continue
+            if any(n is not None and (n in needed or n in targets) for n, _ in node.next_functions):
+                needed.add(node)
+                changed = True
+    return needed
+
+
+def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool, create_graph: bool,
+                 capture: list[Edge] | None = None, accumulate: bool = True,
+                 trace: list | None = None) -> list[Tensor | None]:
+    """Run the graph. Returns the gradients captured at the ``capture`` edges (autograd.grad's inputs)."""
+    deps, order = _walk(roots)
+    needed = None
+    captures: dict[Edge, list[int]] = {}
+    captured: list[Tensor | None] = []
+    if capture is not None:
+        for i, edge in enumerate(capture):
+            captures.setdefault(edge, []).append(i)
+        captured = [None] * len(capture)
+        targets = {node for node, _ in capture}
+        needed = _needed(order, targets)
+        if accumulate:  # backward(inputs=...): leaves among the inputs still accumulate into .grad
+            needed |= {node for node in targets if isinstance(node, AccumulateGrad)}
+        elif not needed and not any(node in deps for node in targets):
+            return captured
+
+    buffers: dict[Node, list] = {}
+    for (node, nr), g in zip(roots, root_grads):
+        buf = buffers.get(node) or buffers.setdefault(node, [None] * _num_outputs(node))
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+    heap: list = []
+    tick = 0
+    for node, count in deps.items():
+        if count == 0:
+            heap.append((-node._seq, tick, node))
+            tick += 1
+    heapq.heapify(heap)
+
+    prev_mode = GradMode.enabled
+    GradMode.enabled = create_graph  # backward formulas are recorded only when create_graph=True
+    try:
+        while heap:
+            node = heapq.heappop(heap)[2]
+            grads = buffers.pop(node, None) or [None] * _num_outputs(node)
+            grads = _call_tensor_hooks(node, grads)
+            if captures:
+                for nr, g in enumerate(grads):
+                    for i in captures.get((node, nr), ()):
+                        captured[i] = g if captured[i] is None else captured[i] + g
+            run = (needed is None or node in needed) and (accumulate or not isinstance(node, AccumulateGrad))
+            inputs: tuple = ()
+            if run and any(g is not None for g in grads):
+                inputs = _call_node(node, grads)
+                if trace is not None:
+                    trace.append((node, tuple(grads), inputs))
+                if not retain_graph:
+                    node._release_variables()
+            for i, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None:
+                    continue
+                g = inputs[i] if i < len(inputs) else None
+                if g is not None:
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buf = buffers[nxt] = [None] * _num_outputs(nxt)
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    heapq.heappush(heap, (-nxt._seq, tick, nxt))
+                    tick += 1
+    finally:
+        GradMode.enabled = prev_mode
+    return captured
+
+
+def _num_outputs(node: Node) -> int:
+    return getattr(node, "_num_outputs", 1)
+
+
+def _call_tensor_hooks(node: Node, grads: list) -> list:
+    """Hooks registered on the tensors this node produced (register_hook, retain_grad)."""
+    hooks = node._tensor_pre_hooks
+    if hooks:
+        for nr, fns in hooks.items():
+            for fn in list(fns):
+                if grads[nr] is not None:
+                    new = fn(grads[nr])
+                    if new is not None:
+                        grads[nr] = new
+    if node._retain_grad:
+        for nr, ref in node._retain_grad.items():
+            t, g = ref(), grads[nr]
+            if t is not None and g is not None:
+                t._grad = _wrap(g._array.copy()) if t._grad is None and not GradMode.enabled else \
+                    (g if t._grad is None else t._grad + g)
+    return grads
+
+
+def _call_node(node: Node, grads: list) -> tuple:
+    if node._pre_hooks:
+        for fn in list(node._pre_hooks):
+            new = fn(tuple(grads))
+            if new is not None:
+                grads = list(new)
+    if isinstance(node, BackwardCFunction):
+        inputs = _call_function_node(node, grads)
+    else:
+        inputs = node.apply(*grads)
+    if node._post_hooks:
+        for fn in list(node._post_hooks):
+            new = fn(inputs, tuple(grads))
+            if new is not None:
+                inputs = tuple(new)
+    return inputs
+
+
+def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
+    """Run a Function's backward: fill in missing output gradients, then check what it returned."""
+    if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
+        grads = [_wrap(np.zeros(shape, dtype)) if g is None else g for g, (shape, dtype) in zip(grads, node._output_meta)]
+    result = node.apply(*grads)
+    is_tensor = node._input_is_tensor
+    if len(result) != len(is_tensor):
+        if len(result) > len(is_tensor) and all(g is None for g in result[len(is_tensor):]):
+            result = result[:len(is_tensor)]
+        else:
+            raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                               f"(expected {len(is_tensor)}, got {len(result)})")
+    inputs = []
+    for i, (g, tensor_arg) in enumerate(zip(result, is_tensor)):
+        if not tensor_arg:
+            if g is not None:
+                raise RuntimeError(f"function {node.name()} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
+            continue
+        if g is not None and node._check_shapes:
+            g = _check_grad(node, len(inputs), g)
+        inputs.append(g)
+    return tuple(inputs)
+
+
+def _check_grad(node: BackwardCFunction, index: int, g: Any) -> Tensor:
+    """A custom backward's gradient must have its input's shape (or broadcast to it, then it is summed)."""
+    if not isinstance(g, Tensor):
+        raise TypeError(f"function {node.name()} returned a gradient that is not a Tensor or None at index {index} "
+                        f"(got {type(g).__name__})")
+    shape, dtype = node._input_meta[index]
+    if g._array.shape != shape:
+        from ..ops.shape import sum_to
+
+        try:
+            np.broadcast_shapes(g._array.shape, shape)
+            ok = np.broadcast_shapes(g._array.shape, shape) == g._array.shape
+        except ValueError:
+            ok = False
+        if not ok:
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - got "
+                               f"[{', '.join(map(str, g._array.shape))}] but expected shape compatible with "
+                               f"[{', '.join(map(str, shape))}]")
+        g = sum_to(g, shape)
+    if g._array.dtype != dtype:
+        g = g.to(dtype)
+    return g

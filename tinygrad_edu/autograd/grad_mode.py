@@ -1,0 +1,121 @@
+"""Switching gradient recording off and on: ``no_grad``, ``enable_grad``, ``set_grad_enabled``.
+
+One flag decides whether an operation records a node in the backward graph. Every op reads it;
+these helpers only flip it and put it back. Each works as a context manager (``with no_grad():``)
+and as a decorator (``@no_grad()``); ``set_grad_enabled(False)`` also works as a plain call, because
+it flips the flag as soon as it is created, the way PyTorch's does.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class GradMode:
+    """The one global switch. (PyTorch keeps it per thread; one thread is all a notebook uses.)"""
+
+    enabled: bool = True
+    inference: bool = False
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad record the backward graph."""
+    return GradMode.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return GradMode.inference
+
+
+class _GradModeContext:
+    """Base for the helpers: ``__enter__`` sets ``self.mode``, ``__exit__`` restores what was there."""
+
+    mode: bool = True
+
+    def __enter__(self) -> None:
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        GradMode.enabled = self._prev
+
+    def __call__(self, fn: F) -> F:
+        """Use as a decorator: the function runs inside a fresh copy of this context."""
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.clone():
+                return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    def clone(self) -> _GradModeContext:
+        return type(self)()
+
+
+class no_grad(_GradModeContext):  # noqa: N801  (PyTorch's name)
+    """Inside ``with no_grad():`` results never require grad and no graph is recorded.
+
+    Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``).
+    """
+
+    mode = False
+
+
+class enable_grad(_GradModeContext):  # noqa: N801
+    """Turns recording back on, e.g. inside a function that is called under ``no_grad``."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """``set_grad_enabled(False)`` turns recording off right away (a plain call), and as a context
+    manager restores the previous mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode
+
+    def __enter__(self) -> None:  # the flag was already set in __init__
+        pass
+
+    def clone(self) -> set_grad_enabled:
+        GradMode.enabled = self._prev  # the decorator form must not leave the flag flipped at definition time
+        return _Fixed(self.mode)
+
+
+class _Fixed(_GradModeContext):
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+
+    def clone(self) -> _Fixed:
+        return _Fixed(self.mode)
+
+
+class inference_mode(_GradModeContext):  # noqa: N801
+    """Like ``no_grad`` for our purposes: nothing is recorded inside it.
+
+    (PyTorch also marks tensors made inside it as "inference tensors" that autograd later refuses;
+    tinygrad_edu does not track that.)
+    """
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = not mode
+        self._inference = bool(mode)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self._prev_inference = GradMode.inference
+        GradMode.inference = self._inference
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__()
+        GradMode.inference = self._prev_inference
+
+    def clone(self) -> inference_mode:
+        return inference_mode(self._inference)

@@ -1,0 +1,320 @@
+"""Reductions: sum, mean, max/min, and softmax/log_softmax along a dimension.
+
+=====================  ================================================================
+sum    out = sum_i x_i    dx = g expanded back over the summed dimensions
+mean   out = sum_i x_i/n  dx = g / n, expanded
+max    out = x_k          dx = g at the position k of the max, 0 elsewhere
+                          (over the whole tensor, ties share g evenly, as in PyTorch)
+softmax      s = e^x / sum e^x        dx = s * (g - sum(g * s))
+log_softmax  l = x - log(sum e^x)     dx = g - e^l * sum(g)
+=====================  ================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._dtype import LEGACY_NAMES
+from .._tensor import Tensor, _wrap
+from ..autograd.function import Function
+from .shape import _dim
+
+
+def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(sorted(_dim(d, ndim) for d in dims))
+
+
+def _kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The shape of the result with keepdim=True: reduced dimensions become 1."""
+    if dims is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in dims else n for i, n in enumerate(shape))
+
+
+def _sum_dtype(a: np.ndarray) -> Any:
+    return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
+
+
+class Sum(Function):
+    """Sum of all elements."""
+
+    node_name = "SumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.in_shape = x._array.shape
+        return np.asarray(x._array.sum(dtype=_sum_dtype(x._array)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g.expand(ctx.in_shape)
+
+
+class SumDim(Function):
+    """Sum over some dimensions."""
+
+    node_name = "SumBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+        ctx.in_shape, ctx.dims, ctx.keepdim = x._array.shape, dims, keepdim
+        return np.asarray(x._array.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._array)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if not ctx.keepdim:
+            g = g.reshape(_kept_shape(ctx.in_shape, ctx.dims))
+        return g.expand(ctx.in_shape), None, None
+
+
+def sum(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001
+    if dtype is not None:
+        x = x.to(dtype)
+    if dim is None:
+        return Sum.apply(x)
+    return SumDim.apply(x, _dims(dim, x._array.ndim), keepdim)
+
+
+class Mean(Function):
+    node_name = "MeanBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        _check_float(x, "mean")
+        ctx.in_shape, ctx.n = x._array.shape, x._array.size
+        return np.asarray(x._array.mean(dtype=x._array.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return (g / ctx.n).expand(ctx.in_shape)
+
+
+class MeanDim(Function):
+    node_name = "MeanBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
+        _check_float(x, "mean")
+        a = x._array
+        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
+        ctx.n = int(np.prod([a.shape[d] for d in dims]))
+        return np.asarray(a.mean(axis=dims, keepdims=keepdim, dtype=a.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if not ctx.keepdim:
+            g = g.reshape(_kept_shape(ctx.in_shape, ctx.dims))
+        return (g / ctx.n).expand(ctx.in_shape), None, None
+
+
+def _check_float(x: Tensor, name: str) -> None:
+    if x._array.dtype.kind != "f":
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {LEGACY_NAMES[x.dtype].removesuffix('Tensor')}")
+
+
+
+def mean(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
+    if dim is None:
+        return Mean.apply(x)
+    return MeanDim.apply(x, _dims(dim, x._array.ndim), keepdim)
+
+
+class MaxAll(Function):
+    """max over all elements. If several elements tie, each gets an equal share of g (PyTorch's choice)."""
+
+    node_name = "MaxBackward1"
+    saved_names = ("self", "result")
+    _reduce = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        if x._array.size == 0:
+            raise RuntimeError("max(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                               "reduction dim with the 'dim' argument.")
+        result = _wrap(np.asarray(ctx._forward_cls._reduce(x._array)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        x, result = ctx.saved_tensors
+        mask = _wrap((x._array == result._array).astype(x._array.dtype))
+        return g * mask / float(mask._array.sum())
+
+
+class MinAll(MaxAll):
+    node_name = "MinBackward1"
+    _reduce = staticmethod(np.min)
+
+
+class MaxDim(Function):
+    """max along a dimension: returns (values, indices); the gradient goes to the chosen index."""
+
+    node_name = "MaxBackward0"
+    saved_names = ("indices",)
+    _arg = staticmethod(np.argmax)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> tuple:
+        a = x._array
+        dim = _dim(dim, a.ndim)
+        if a.ndim and a.shape[dim] == 0:
+            raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size.")
+        idx = np.expand_dims(ctx._forward_cls._arg(a, axis=dim), dim) if a.ndim else np.zeros((), np.int64)
+        values = np.take_along_axis(a, idx, dim) if a.ndim else a.copy()
+        if not keepdim and a.ndim:
+            values, idx = values.squeeze(dim), idx.squeeze(dim)
+        indices = _wrap(idx.astype(np.int64))
+        ctx.save_for_backward(indices)
+        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        idx = indices._array if ctx.keepdim else np.expand_dims(indices._array, ctx.dim)
+        if not ctx.keepdim:
+            g = g.unsqueeze(ctx.dim)
+        return _ScatterAlong.apply(g, ctx.in_shape, ctx.dim, idx), None, None
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+    _arg = staticmethod(np.argmin)
+
+
+class _ScatterAlong(Function):
+    """Zeros of ``shape`` with g put at ``idx`` along ``dim``; its backward gathers (take_along_axis)."""
+
+    node_name = "ValueSelectingReductionBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple, dim: int, idx: np.ndarray) -> np.ndarray:
+        ctx.dim, ctx.idx = dim, idx
+        out = np.zeros(shape, dtype=g._array.dtype)
+        if out.ndim:
+            np.put_along_axis(out, idx, g._array, dim)
+        else:
+            out[...] = g._array
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return _Gather.apply(gg, ctx.dim, ctx.idx), None, None, None
+
+
+class _Gather(Function):
+    node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, idx: np.ndarray) -> np.ndarray:
+        ctx.shape, ctx.dim, ctx.idx = x._array.shape, dim, idx
+        return np.take_along_axis(x._array, idx, dim) if x._array.ndim else x._array.copy()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _ScatterAlong.apply(g, ctx.shape, ctx.dim, ctx.idx), None, None
+
+
+class ReturnTypes(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+
+class max_return(ReturnTypes):  # noqa: N801
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.return_types.{self._name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    _name = "max"
+
+
+class min_return(max_return):  # noqa: N801
+    _name = "min"
+
+
+def max(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    """``x.max()`` -> the largest value; ``x.max(dim)`` -> (values, indices) along dim."""
+    if dim is None:
+        return MaxAll.apply(x)
+    if isinstance(dim, Tensor):
+        from .binary import maximum
+
+        return maximum(x, dim)
+    return max_return(*MaxDim.apply(x, dim, keepdim))
+
+
+def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+    if dim is None:
+        return MinAll.apply(x)
+    if isinstance(dim, Tensor):
+        from .binary import minimum
+
+        return minimum(x, dim)
+    return min_return(*MinDim.apply(x, dim, keepdim))
+
+
+def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    a = x._array
+    if dim is None:
+        return _wrap(np.asarray(np.argmax(a), dtype=np.int64))
+    return _wrap(np.argmax(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
+
+
+def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
+    a = x._array
+    if dim is None:
+        return _wrap(np.asarray(np.argmin(a), dtype=np.int64))
+    return _wrap(np.argmin(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
+
+
+class Softmax(Function):
+    node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        a = x._array
+        ctx.dim = dim = _dim(dim, a.ndim)
+        e = np.exp(a - a.max(axis=dim, keepdims=True))  # subtracting the max changes nothing but avoids overflow
+        result = _wrap(e / e.sum(axis=dim, keepdims=True))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (s,) = ctx.saved_tensors
+        return s * (g - (g * s).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(Function):
+    node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        a = x._array
+        ctx.dim = dim = _dim(dim, a.ndim)
+        shifted = a - a.max(axis=dim, keepdims=True)
+        result = _wrap(shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (out,) = ctx.saved_tensors
+        return g - out.exp() * g.sum(ctx.dim, keepdim=True), None
+
+
+def softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return Softmax.apply(x if dtype is None else x.to(dtype), dim)
+
+
+def log_softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    return LogSoftmax.apply(x if dtype is None else x.to(dtype), dim)
