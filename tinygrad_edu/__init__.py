@@ -9,8 +9,12 @@
 * ``nn``, ``optim``: layers, losses and optimizers built from the ops
 """
 
-from . import _tensor_ops  # noqa: F401  (binds +, *, exp, sum ... onto Tensor)
-from . import autograd
+from . import (
+    _tensor_ops,
+    autograd,
+    nn,
+    optim,
+)
 from ._creation import (
     Generator,
     arange,

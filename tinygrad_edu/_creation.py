@@ -138,23 +138,23 @@ def _like(t: Tensor, dtype: Any) -> np.dtype:
     return t._array.dtype if dtype is None else _np_dtype(dtype)
 
 
-def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad)
 
 
-def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad)
 
 
-def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad)
 
 
-def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:  # noqa: A002
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 class dtype:  # noqa: N801  (PyTorch's class is lower-case too: torch.dtype)
     """A tensor element type, e.g. ``tinygrad_edu.float32``."""
 
-    __slots__ = ("name", "np", "is_floating_point", "itemsize")
+    __slots__ = ("is_floating_point", "itemsize", "name", "np")
 
     def __init__(self, name: str, np_dtype: type) -> None:
         self.name = name
@@ -28,14 +28,14 @@ class dtype:  # noqa: N801  (PyTorch's class is lower-case too: torch.dtype)
 
 
 float16 = half = dtype("float16", np.float16)
-float32 = float = dtype("float32", np.float32)  # noqa: A001  (torch.float is float32)
+float32 = float = dtype("float32", np.float32)
 float64 = double = dtype("float64", np.float64)
 uint8 = dtype("uint8", np.uint8)
 int8 = dtype("int8", np.int8)
 int16 = short = dtype("int16", np.int16)
-int32 = int = dtype("int32", np.int32)  # noqa: A001
+int32 = int = dtype("int32", np.int32)
 int64 = long = dtype("int64", np.int64)
-bool = dtype("bool", np.bool_)  # noqa: A001
+bool = dtype("bool", np.bool_)
 
 ALL = (float16, float32, float64, uint8, int8, int16, int32, int64, bool)
 _FROM_NUMPY = {d.np: d for d in ALL}

@@ -17,7 +17,7 @@ __all__ = [
 
 
 def _method(name: str) -> Any:
-    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:  # noqa: A002  (PyTorch's parameter name)
+    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         return getattr(input, name)(*args, **kwargs)
@@ -27,14 +27,14 @@ def _method(name: str) -> Any:
     return fn
 
 
-abs = _method("abs")  # noqa: A001
-add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div", "neg", "pow"))  # noqa: A001
+abs = _method("abs")
+add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div", "neg", "pow"))
 exp, log, sqrt, sin, cos, tanh = (_method(n) for n in ("exp", "log", "sqrt", "sin", "cos", "tanh"))
 sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "square"))
 clamp = clip = _method("clamp")
-sum, mean, max, min = reduce.sum, reduce.mean, reduce.max, reduce.min  # noqa: A001
+sum, mean, max, min = reduce.sum, reduce.mean, reduce.max, reduce.min
 argmax, argmin = reduce.argmax, reduce.argmin
-all, any = _method("all"), _method("any")  # noqa: A001
+all, any = _method("all"), _method("any")
 eq, ne, lt, le, gt, ge = (_method(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
 equal, allclose = _method("equal"), _method("allclose")
 matmul, mm, mv, dot, bmm = linalg.matmul, _method("mm"), _method("mv"), _method("dot"), _method("bmm")

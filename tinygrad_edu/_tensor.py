@@ -80,8 +80,20 @@ class Tensor:
     ``randn`` ...). ``Tensor(data)`` also works and, as in PyTorch, always gives float32.
     """
 
-    __slots__ = ("_array", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter", "_base",
-                 "_retains_grad", "_hooks", "_accumulator", "__dict__", "__weakref__")
+    __slots__ = (
+        "__dict__",
+        "__weakref__",
+        "_accumulator",
+        "_array",
+        "_base",
+        "_grad",
+        "_hooks",
+        "_output_nr",
+        "_requires_grad",
+        "_retains_grad",
+        "_version_counter",
+        "grad_fn",
+    )
 
     # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
     __array_priority__ = 1000
@@ -165,7 +177,8 @@ class Tensor:
     def grad(self, value: Tensor | None) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+                raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
             if value._array.dtype != self._array.dtype:
                 raise RuntimeError("assigned grad has data of a different type")
             if value._array.shape != self._array.shape:
@@ -287,7 +300,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._array.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._array.item())
 
     def __iter__(self) -> Iterator[Tensor]:

@@ -273,10 +273,7 @@ def _call_node(node: Node, grads: list) -> tuple:
             new = fn(tuple(grads))
             if new is not None:
                 grads = list(new)
-    if isinstance(node, BackwardCFunction):
-        inputs = _call_function_node(node, grads)
-    else:
-        inputs = node.apply(*grads)
+    inputs = _call_function_node(node, grads) if isinstance(node, BackwardCFunction) else node.apply(*grads)
     if node._post_hooks:
         for fn in list(node._post_hooks):
             new = fn(inputs, tuple(grads))
@@ -288,7 +285,8 @@ def _call_node(node: Node, grads: list) -> tuple:
 def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
     """Run a Function's backward: fill in missing output gradients, then check what it returned."""
     if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
-        grads = [_wrap(np.zeros(shape, dtype)) if g is None else g for g, (shape, dtype) in zip(grads, node._output_meta)]
+        grads = [_wrap(np.zeros(shape, dtype)) if g is None else g
+                 for g, (shape, dtype) in zip(grads, node._output_meta)]
     result = node.apply(*grads)
     is_tensor = node._input_is_tensor
     if len(result) != len(is_tensor):

@@ -143,11 +143,10 @@ class Function(metaclass=FunctionMeta):
                 o = _wrap(o)
             elif isinstance(o, np.generic):  # numpy turns 0-d results into scalars; a tensor needs an array
                 o = _wrap(np.asarray(o))
-            elif isinstance(o, Tensor) and record:
-                if any(o is a for a in args) or o.grad_fn is not None:  # returned an input: give it a new identity
-                    view = _wrap(o._array)
-                    view._version_counter = o._version_counter
-                    o = view
+            elif isinstance(o, Tensor) and record and (any(o is a for a in args) or o.grad_fn is not None):
+                view = _wrap(o._array)  # forward returned an input (or a tensor with history): a new identity
+                view._version_counter = o._version_counter
+                o = view
             if cls.is_view and isinstance(o, Tensor):  # shares the input's storage, so its version counter too
                 base = args[0]
                 o._version_counter, o._base = base._version_counter, base._base if base._base is not None else base

@@ -47,7 +47,7 @@ class SavedTensor:
     saved output). When unpacked, the output is rebuilt with the node as its ``grad_fn``.
     """
 
-    __slots__ = ("tensor", "version", "array", "counter", "output_nr")
+    __slots__ = ("array", "counter", "output_nr", "tensor", "version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         self.version = tensor._version_counter[0]

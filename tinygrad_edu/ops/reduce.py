@@ -72,7 +72,7 @@ class SumDim(Function):
         return g.expand(ctx.in_shape), None, None
 
 
-def sum(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:  # noqa: A001
+def sum(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if dim is None:
@@ -239,22 +239,22 @@ class min_return(max_return):  # noqa: N801
     _name = "min"
 
 
-def max(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+def max(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     """``x.max()`` -> the largest value; ``x.max(dim)`` -> (values, indices) along dim."""
     if dim is None:
         return MaxAll.apply(x)
     if isinstance(dim, Tensor):
-        from .binary import maximum
+        from .selection import maximum
 
         return maximum(x, dim)
     return max_return(*MaxDim.apply(x, dim, keepdim))
 
 
-def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A001
+def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     if dim is None:
         return MinAll.apply(x)
     if isinstance(dim, Tensor):
-        from .binary import minimum
+        from .selection import minimum
 
         return minimum(x, dim)
     return min_return(*MinDim.apply(x, dim, keepdim))

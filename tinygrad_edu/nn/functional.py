@@ -1,0 +1,391 @@
+"""``tinygrad_edu.nn.functional`` (``F``): activations and losses as plain functions.
+
+Each loss is one ``Function``, like the built-in ops (forward on numpy, backward with Tensor ops so that
+``create_graph=True`` can differentiate it again), with PyTorch's node name. ``g`` below is the gradient
+arriving from above, per loss element; with ``reduction='mean'`` over n elements each element gets g / n.
+
+=============================  =================================================  ===========================
+loss (node)                    l for one element                                  dl/dx
+=============================  =================================================  ===========================
+mse_loss (MseLossBackward0)    (x - y)**2                                         2 (x - y)
+bce_with_logits                -[y log s(x) + (1-y) log(1 - s(x))], s = sigmoid   s(x) - y
+binary_cross_entropy           -[y log p + (1-y) log(1 - p)]                      (p - y) / (p (1 - p))
+nll_loss (NllLossBackward0)    -x[t]   (x: log-probabilities, t: the class)       -1 at t, 0 elsewhere
+cross_entropy                  nll_loss(log_softmax(x), t) = -x[t] + log sum e^x  softmax(x) - onehot(t)
+=============================  =================================================  ===========================
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .._dtype import LEGACY_NAMES
+from .._tensor import Tensor, _wrap
+from .._tensor_ops import _check_broadcast, _inplace, _operands
+from ..autograd.function import Function
+from ..ops import elementwise
+from ..ops.linalg import linear
+from ..ops.reduce import log_softmax as _log_softmax
+from ..ops.reduce import softmax as _softmax
+
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "linear", "log_softmax",
+           "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+
+# PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "none":
+        return losses
+    total = losses.sum(dtype=losses.dtype)
+    return np.asarray(total / losses.size if reduction == "mean" else total, dtype=losses.dtype)
+
+
+def _per_element(g: Tensor, reduction: str, n: int) -> Tensor:
+    """The gradient reaching each loss element: the mean gives each of its n elements 1/n of g."""
+    return g / n if reduction == "mean" else g
+
+
+def _type_name(t: Tensor) -> str:
+    return LEGACY_NAMES[t.dtype].removesuffix("Tensor")  # "Float", "Long" ... as in PyTorch's messages
+
+
+def _set_reduction(ctx: Any, reduction: str) -> None:
+    ctx.reduction, ctx._saved_reduction = reduction, _REDUCTIONS[reduction]
+
+
+# ------------------------------------------------------------------------------------------------ mse
+class MseLoss(Function):
+    """Mean squared error: ``l_i = (x_i - y_i)**2``, then averaged, summed or kept (``reduction``).
+
+    dl/dx_i = 2 (x_i - y_i) g_i  and  dl/dy_i = -2 (x_i - y_i) g_i. Written with tensor ops, so the
+    second derivative comes out too: d2l/dx_i**2 = 2 g_i (2/n for the mean).
+    """
+
+    node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor, reduction: str) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        _set_reduction(ctx, reduction)
+        d = x._array - y._array
+        return _reduce(d * d, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        dx = (x - y) * (_per_element(g, ctx.reduction, x._array.size) * 2)
+        return (dx if ctx.needs_input_grad[0] else None), (-dx if ctx.needs_input_grad[1] else None), None
+
+
+def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
+    """Mean squared error between ``input`` and ``target`` (which should have the same shape)."""
+    _check_reduction(reduction)
+    if input._array.shape != target._array.shape:
+        # Almost always a bug: (3, 1) against (3,) broadcasts to (3, 3) and silently compares every pair.
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=2)
+        _check_broadcast(input, target)
+        shape = np.broadcast_shapes(input._array.shape, target._array.shape)
+        input, target = input.expand(shape), target.expand(shape)
+    input, target = _operands(input, target)
+    return MseLoss.apply(input, target, reduction)
+
+
+# ------------------------------------------------------------------------------------------------ binary
+class BinaryCrossEntropyWithLogits(Function):
+    """Binary cross-entropy of logits x (scores before the sigmoid s) against targets y in [0, 1]:
+
+        l = -[y log s(x) + (1 - y) log(1 - s(x))] = (1 - y) x + log(1 + e^-x)
+
+    computed as ``max(x, 0) - x y + log(1 + e^-|x|)``: e^-|x| <= 1 never overflows, so x = +-100 is fine
+    (log s(x) itself would underflow to log 0). ``pos_weight`` p scales the positive term:
+    l = (1 - y) x + (1 + (p - 1) y) log(1 + e^-x). ``weight`` w multiplies every l. Derivatives:
+
+        dl/dx = w ((1 + (p - 1) y) s(x) - p y)       (= w (s(x) - y) without pos_weight)
+        dl/dy = w ((p - 1) log(1 + e^-x) - x)        (= -w x without pos_weight)
+
+    weight and pos_weight come in a tuple: they get no gradient and, as in PyTorch, no edge in
+    ``next_functions``.
+    """
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target", "weight", "pos_weight")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor, weights: tuple, reduction: str) -> np.ndarray:
+        w, pw = weights
+        ctx.save_for_backward(x, y, w, pw)
+        _set_reduction(ctx, reduction)
+        a, t = x._array, y._array
+        log1p_exp = np.log1p(np.exp(-np.abs(a)))
+        if pw is None:
+            losses = np.maximum(a, 0) - a * t + log1p_exp
+        else:  # log(1 + e^-x) = log(1 + e^-|x|) + max(-x, 0)
+            losses = (1 - t) * a + (1 + (pw._array - 1) * t) * (log1p_exp + np.maximum(-a, 0))
+        if w is not None:
+            losses = losses * w._array
+        return _reduce(losses.astype(a.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y, w, pw = ctx.saved_tensors
+        g = _per_element(g, ctx.reduction, x._array.size)
+        if w is not None:
+            g = g * w
+        dx = dy = None
+        if ctx.needs_input_grad[0]:
+            s = x.sigmoid()
+            dx = (s - y if pw is None else ((pw - 1) * y + 1) * s - pw * y) * g
+        if ctx.needs_input_grad[1]:
+            dy = (-x if pw is None else (pw - 1) * _softplus(-x) - x) * g
+        return dx, dy, None, None
+
+
+def _softplus(x: Tensor) -> Tensor:
+    """log(1 + e^x) with tensor ops, safe for large x: max(x, 0) + log(1 + e^-|x|)."""
+    return x.relu() + ((-x.abs()).exp() + 1).log()
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                     *, reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
+    """Sigmoid + binary cross-entropy in one numerically stable step (use it rather than
+    ``binary_cross_entropy(sigmoid(x), y)``)."""
+    _check_reduction(reduction)
+    if target._array.shape != input._array.shape:
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    if target._array.dtype.kind != "f":
+        raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired output type "
+                           f"{_type_name(target)}")
+    return BinaryCrossEntropyWithLogits.apply(input, target, (weight, pos_weight), reduction)
+
+
+class BinaryCrossEntropy(Function):
+    """Binary cross-entropy of probabilities p in [0, 1] against targets y:
+
+        l = -w [y log p + (1 - y) log(1 - p)]      (each log clamped at -100, so p = 0 or 1 stays finite)
+        dl/dp = w (p - y) / (p (1 - p))            (the denominator clamped at 1e-12)
+        dl/dy = w (log(1 - p) - log p)
+    """
+
+    node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, p: Tensor, y: Tensor, weights: tuple, reduction: str) -> np.ndarray:
+        (w,) = weights
+        a, t = p._array, y._array
+        if not np.all((a >= 0) & (a <= 1)):
+            raise RuntimeError("all elements of input should be between 0 and 1")
+        ctx.save_for_backward(p, y, w)
+        _set_reduction(ctx, reduction)
+        with np.errstate(divide="ignore"):  # log 0 = -inf, then clamped
+            losses = -(t * np.maximum(np.log(a), -100) + (1 - t) * np.maximum(np.log1p(-a), -100))
+        if w is not None:
+            losses = losses * w._array
+        return _reduce(losses.astype(a.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        p, y, w = ctx.saved_tensors
+        g = _per_element(g, ctx.reduction, p._array.size)
+        if w is not None:
+            g = g * w
+        dp = (p - y) / (p * (1 - p)).clamp(min=1e-12) * g if ctx.needs_input_grad[0] else None
+        dy = ((1 - p).log().clamp(min=-100) - p.log().clamp(min=-100)) * g if ctx.needs_input_grad[1] else None
+        return dp, dy, None, None
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         *, reduction: str = "mean") -> Tensor:
+    """Binary cross-entropy of probabilities (e.g. after a sigmoid) against targets in [0, 1]."""
+    _check_reduction(reduction)
+    if target._array.shape != input._array.shape:
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
+
+
+# ------------------------------------------------------------------------------------------------ classes
+class NllLoss(Function):
+    """Negative log-likelihood of the target classes t, given log-probabilities x of shape (N, C):
+
+        l_n = -w[t_n] x[n, t_n]       (0 where t_n == ignore_index; w = 1 without weight)
+        'mean': sum_n l_n / sum_n w[t_n]          'sum': sum_n l_n
+
+    Each l_n reads one entry of x, so dl/dx is a constant matrix M: -w[t_n] at (n, t_n), 0 elsewhere
+    (divided by the total weight for the mean), and dx = g * M. Extra dimensions (N, C, d1, ...) work
+    the same way, the class being dimension 1.
+
+    The target and weight come in a tuple: they get no gradient and no edge in ``next_functions``.
+    """
+
+    node_name = "NllLossBackward0"
+    saved_names = ("self", "target", "weight", "total_weight")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, consts: tuple, ignore_index: int, reduction: str) -> np.ndarray:
+        target, weight = consts
+        a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
+        t = target._array.reshape(a.shape[:1] + a.shape[2:])
+        ignored = t == ignore_index
+        bad = t[~ignored & ((t < 0) | (t >= a.shape[1]))]
+        if bad.size:
+            raise IndexError(f"Target {bad[0]} is out of bounds.")
+        picks = np.expand_dims(np.where(ignored, 0, t), 1)  # the column of each sample's class
+        w = np.ones(a.shape[1], a.dtype) if weight is None else weight._array.astype(a.dtype)
+        w_t = np.where(ignored, 0, w[picks[:, 0]]).astype(a.dtype)  # each sample's weight
+        losses = -np.take_along_axis(a, picks, 1)[:, 0] * w_t
+        total = np.asarray(w_t.sum(), dtype=a.dtype)
+        ctx.picks, ctx.w_t, ctx.total = picks, w_t, total
+        ctx.shapes = (x._array.shape, a.shape)
+        ctx._saved_ignore_index = ignore_index
+        _set_reduction(ctx, reduction)
+        ctx.save_for_backward(x, target, weight, _wrap(total))
+        if reduction == "none":
+            return losses.reshape(target._array.shape) if x._array.ndim > 1 else losses.reshape(())
+        with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: 0 / 0 = nan, as in PyTorch
+            return np.asarray(losses.sum() / total if reduction == "mean" else losses.sum(), dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x_shape, a_shape = ctx.shapes
+        m = np.zeros(a_shape, dtype=ctx.w_t.dtype)
+        np.put_along_axis(m, ctx.picks, np.expand_dims(-ctx.w_t, 1), 1)
+        if ctx.reduction == "mean" and ctx.total != 0:  # (total 0: every target ignored, m is all 0 already)
+            m /= ctx.total
+        if ctx.reduction == "none":  # one g per sample: line it up with the rows of m
+            g = g.reshape(ctx.picks.shape)
+        dx = g * _wrap(m)
+        return (dx if a_shape == x_shape else dx.reshape(x_shape)), None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """The same loss for inputs with extra dimensions (N, C, d1, ...): PyTorch names the node apart."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood: ``input`` holds log-probabilities (N, C), ``target`` class indices (N,)."""
+    _check_reduction(reduction)
+    a, t = input._array, target._array
+    if a.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {a.ndim})")
+    if a.ndim == 1 and t.ndim == 1 and t.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {t.shape[0]}")
+    if a.ndim == 2 and (t.ndim == 0 or t.shape[0] != a.shape[0]):
+        raise ValueError(f"Expected input batch_size ({a.shape[0]}) to match target batch_size "
+                         f"({t.shape[0] if t.ndim else 0}).")
+    if a.ndim <= 2 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if a.ndim > 2 and t.shape != a.shape[:1] + a.shape[2:]:
+        raise RuntimeError(f"Expected target size {list(a.shape[:1] + a.shape[2:])}, got {list(t.shape)}")
+    if t.dtype not in (np.int64, np.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
+    n_classes = a.shape[1] if a.ndim > 1 else a.shape[0]
+    if weight is not None and weight._array.size != n_classes:
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} classes or no classes but "
+                           f"got weight tensor of shape: {list(weight._array.shape)}")
+    if a.ndim <= 2:
+        return NllLoss.apply(input, (target, weight), ignore_index, reduction)
+    if a.ndim == 4:
+        return NllLoss2d.apply(input, (target, weight), ignore_index, reduction)
+    # Other shapes go through the 4-d case, as in PyTorch: (N, C, d1, rest), and the losses viewed back.
+    losses = NllLoss2d.apply(input.reshape(a.shape[0], a.shape[1], a.shape[2], -1),
+                             (target.reshape(t.shape[0], t.shape[1], -1), weight), ignore_index, reduction)
+    return losses.reshape(t.shape) if reduction == "none" else losses
+
+
+class DivByNumber(Function):
+    """``x / c`` for a plain number c, which PyTorch's C++ code records as DivBackward1 (the Python
+    operator ``x / 2`` makes c a tensor: DivBackward0). dx = g / c."""
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, c: float) -> np.ndarray:
+        ctx._saved_other = c
+        return np.asarray(x._array / c, dtype=x._array.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g / ctx._saved_other, None
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
+                  ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    """Softmax + negative log-likelihood: ``input`` holds raw scores (logits) of shape (N, C).
+
+    ``target`` is either class indices (N,) of dtype int64, or class probabilities of the input's shape.
+    With indices this is ``nll_loss(log_softmax(input, 1), target)``, and its gradient is the famous
+    ``softmax(input) - onehot(target)`` (divided by N for the mean).
+    """
+    _check_reduction(reduction)
+    if label_smoothing != 0.0:
+        raise NotImplementedError("tinygrad_edu's cross_entropy does not implement label_smoothing")
+    class_dim = 1 if input._array.ndim > 1 else 0
+    if target._array.shape == input._array.shape:  # class probabilities, one row per sample
+        if target._array.dtype.kind != "f":
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_type_name(target)}")
+        logp = log_softmax(input, class_dim)
+        if weight is not None:  # one weight per class, lined up with the class dimension
+            logp = logp * weight.reshape((-1,) + (1,) * (input._array.ndim - class_dim - 1))
+        terms = logp * target
+        if reduction == "none":
+            return -terms.sum(class_dim)
+        total = -terms.sum()
+        return DivByNumber.apply(total, input._array.size // input._array.shape[class_dim]) \
+            if reduction == "mean" else total
+    return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index=ignore_index, reduction=reduction)
+
+
+# ------------------------------------------------------------------------------------------------ activations
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0). With ``inplace=True`` the result is written into ``input`` itself."""
+    if inplace:
+        return _inplace(input, lambda s: elementwise.Relu.apply(s))
+    return elementwise.Relu.apply(input)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return elementwise.Sigmoid.apply(input)
+
+
+def tanh(input: Tensor) -> Tensor:
+    return elementwise.Tanh.apply(input)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """PyTorch's old implicit choice when ``dim`` is not given (deprecated: always pass dim)."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                  "as an argument.", UserWarning, stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """e^x / sum e^x along ``dim``: non-negative numbers summing to 1 (probabilities)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input._array.ndim, _stacklevel)
+    return _softmax(input, dim, dtype)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype: Any = None) -> Tensor:
+    """log(softmax(x)) = x - log sum e^x, computed without overflow."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input._array.ndim, _stacklevel)
+    return _log_softmax(input, dim, dtype)

@@ -1,0 +1,134 @@
+"""Weight initialisation: fill a tensor, in place, with numbers of a well-chosen spread.
+
+Why the spread matters: a layer ``y = W x`` with ``fan_in`` inputs sums ``fan_in`` products, so the
+variance of y is about ``fan_in * Var(W) * Var(x)``. Choosing ``Var(W) ~ 1 / fan_in`` keeps signals
+(and, going backward, gradients) at the same scale from layer to layer, instead of exploding or vanishing.
+
+* ``uniform_(t, a, b)``: U(a, b);  ``normal_(t, mean, std)``: N(mean, std**2)
+* ``xavier_uniform_``: U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out)), so Var = gain**2 * 2 / (in + out)
+* ``kaiming_uniform_``: U(-b, b) with b = gain * sqrt(3 / fan), so Var = gain**2 / fan
+* ``kaiming_normal_``: N(0, std**2) with std = gain / sqrt(fan)
+
+(A uniform U(-b, b) has variance b**2 / 3, hence the sqrt(3) and sqrt(6).) Random numbers come from
+tinygrad_edu's seeded generator, so ``tinygrad_edu.manual_seed(0)`` makes a model's weights repeatable.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .._creation import Generator, default_generator
+from .._tensor import Tensor
+
+
+def _fill(tensor: Tensor, values: np.ndarray | float) -> Tensor:
+    """Write ``values`` into the tensor's own memory (the tensor object stays the same) and record the change."""
+    np.copyto(tensor._array, values, casting="unsafe")
+    tensor._version_counter[0] += 1
+    return tensor
+
+
+def _rng(generator: Generator | None) -> np.random.Generator:
+    return (generator or default_generator).rng
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The factor by which a nonlinearity changes the spread of its input, to be undone by the weights.
+
+    ReLU zeroes half its inputs, halving the variance: its gain is sqrt(2). Leaky ReLU with slope a
+    keeps a bit of the negative half: sqrt(2 / (1 + a**2)).
+    """
+    if nonlinearity in ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+                        "conv_transpose3d", "sigmoid"):
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope**2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """For a weight of shape (out, in, *kernel): fan_in = in * kernel size, fan_out = out * kernel size."""
+    shape = tensor._array.shape
+    if len(shape) < 2:
+        raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
+    receptive = math.prod(shape[2:])
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _fan(tensor: Tensor, mode: str) -> int:
+    if mode not in ("fan_in", "fan_out"):
+        raise ValueError(f"Mode {mode} not supported, please use one of fan_in, fan_out")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Fill with U(a, b)."""
+    return _fill(tensor, _rng(generator).uniform(a, b, tensor._array.shape))
+
+
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Fill with N(mean, std**2)."""
+    return _fill(tensor, _rng(generator).normal(mean, std, tensor._array.shape))
+
+
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    return _fill(tensor, val)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 0.0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return _fill(tensor, 1.0)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Glorot & Bengio (2010): U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """N(0, std**2) with std = gain * sqrt(2 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return normal_(tensor, 0.0, gain * math.sqrt(2.0 / (fan_in + fan_out)), generator)
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                     generator: Generator | None = None) -> Tensor:
+    """He et al. (2015): U(-b, b) with b = gain * sqrt(3 / fan), gain = calculate_gain(nonlinearity, a).
+
+    ``nn.Linear`` uses a = sqrt(5): gain = sqrt(2 / 6), so b = 1 / sqrt(fan_in).
+    """
+    if tensor._array.size == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / _fan(tensor, mode))
+    return uniform_(tensor, -bound, bound, generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinearity: str = "leaky_relu",
+                    generator: Generator | None = None) -> Tensor:
+    """N(0, std**2) with std = gain / sqrt(fan)."""
+    if tensor._array.size == 0:
+        warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
+        return tensor
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)), generator)

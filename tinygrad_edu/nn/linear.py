@@ -1,0 +1,74 @@
+"""Layers that hold weights or reshape: ``Linear``, ``Identity``, ``Flatten``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .._dtype import float32
+from .._tensor import Tensor, _wrap
+from ..ops.linalg import linear
+from . import init
+from .module import Module, Parameter
+
+
+class Linear(Module):
+    """An affine map ``y = x W^T + b``: ``in_features`` numbers in, ``out_features`` out.
+
+    ``weight`` has shape (out_features, in_features), one row per output, and ``bias`` (out_features,).
+    Both start uniform in [-1/sqrt(in_features), 1/sqrt(in_features)] (PyTorch's default, see
+    ``init.kaiming_uniform_``). On a batch (N, in_features) the forward is a single ``AddmmBackward0`` node.
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
+                 dtype: Any = None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        np_dtype = (dtype or float32).np
+        self.weight = Parameter(_wrap(np.empty((out_features, in_features), np_dtype)))
+        if bias:
+            self.bias = Parameter(_wrap(np.empty(out_features, np_dtype)))
+        else:
+            self.register_parameter("bias", None)  # "no bias" is recorded, so self.bias reads None
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        # a = sqrt(5) makes kaiming's bound gain * sqrt(3 / fan_in) exactly 1 / sqrt(fan_in).
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Identity(Module):
+    """Returns its input unchanged (a placeholder, e.g. to switch a layer off). Arguments are ignored."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Flatten(Module):
+    """Merges dimensions ``start_dim..end_dim`` into one: (N, 1, 28, 28) -> (N, 784) by default."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

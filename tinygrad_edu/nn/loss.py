@@ -1,0 +1,76 @@
+"""Loss layers: each stores its options and calls the function of ``nn.functional``.
+
+``loss_fn = nn.MSELoss(); loss = loss_fn(output, target)`` is ``F.mse_loss(output, target)``.
+``reduction`` says what to do with the per-element losses: ``'mean'`` (default), ``'sum'`` or ``'none'``.
+"""
+
+from __future__ import annotations
+
+from .._tensor import Tensor
+from . import functional as F
+from .module import Module
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+
+class MSELoss(_Loss):
+    """Mean squared error, ``mean((input - target)**2)``: the usual loss for regression."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross-entropy on logits (raw scores): sigmoid and BCE fused, stable for any score."""
+
+    def __init__(self, weight: Tensor | None = None, *, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(reduction)
+        self.weight = weight
+        self.pos_weight = pos_weight
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight, reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)
+
+
+class BCELoss(_Loss):
+    """Binary cross-entropy on probabilities (inputs already in [0, 1])."""
+
+    def __init__(self, weight: Tensor | None = None, *, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.weight = weight
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, self.weight, reduction=self.reduction)
+
+
+class CrossEntropyLoss(_Loss):
+    """Softmax + negative log-likelihood for classification: input (N, C) logits, target (N,) classes."""
+
+    def __init__(self, weight: Tensor | None = None, *, ignore_index: int = -100, reduction: str = "mean",
+                 label_smoothing: float = 0.0) -> None:
+        super().__init__(reduction)
+        self.weight = weight
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
+
+
+class NLLLoss(_Loss):
+    """Negative log-likelihood: input (N, C) log-probabilities (e.g. from ``LogSoftmax``), target (N,)."""
+
+    def __init__(self, weight: Tensor | None = None, *, ignore_index: int = -100, reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.weight = weight
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction)

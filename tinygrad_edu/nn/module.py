@@ -1,0 +1,360 @@
+"""``Parameter`` and ``Module``: how a network finds its own weights.
+
+A ``Parameter`` is a tensor marked as "a weight of a model". A ``Module`` is a piece of a network: it
+has a ``forward`` and attributes. Assigning a Parameter or another Module to an attribute *registers*
+it (``Module.__setattr__`` files it in ``_parameters`` or ``_modules``), so that::
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(2, 4)    # a sub-Module, registered as "fc1"
+            self.fc2 = nn.Linear(4, 1)
+
+    list(Net().named_parameters())   # fc1.weight, fc1.bias, fc2.weight, fc2.bias
+
+finds every weight, however deeply nested, without the author listing them. That list is what an
+optimizer receives (``optim.SGD(model.parameters(), lr=0.1)``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, _init, _wrap
+
+
+class Parameter(Tensor):
+    """A tensor that is a weight of a Module; it requires grad unless told otherwise.
+
+    ``Parameter(data)`` shares ``data``'s memory (no copy) and is always a leaf, even if ``data`` was
+    computed: it starts a new history, the way ``data.detach()`` does.
+    """
+
+    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
+        if data is None:
+            data = _wrap(np.empty(0, dtype=np.float32))
+        _init(self, data._array, None, 0, requires_grad)
+        self._version_counter = data._version_counter  # same storage, so in-place changes count for both
+
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __reduce_ex__(self, protocol: int) -> Any:  # pickle (torch.save-like) keeps the class
+        return (Parameter, (_wrap(self._array), self._requires_grad))
+
+
+def typename(value: Any) -> str:
+    """How PyTorch names a value's type in error messages: ``tinygrad_edu.FloatTensor``, ``int``."""
+    if isinstance(value, Tensor):
+        return f"tinygrad_edu.{_dtype.LEGACY_NAMES[value.dtype]}"
+    cls = type(value)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+class _IncompatibleKeys(NamedTuple):
+    """What ``load_state_dict`` returns: the keys it could not match."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self.missing_keys!r}, unexpected_keys={self.unexpected_keys!r})"
+
+
+def zero_grad_(params: Iterator[Tensor], set_to_none: bool) -> None:
+    """Forget the gradients of ``params``: ``.grad = None``, or zeros kept in place.
+
+    Needed before each backward of a training loop, because backward *adds* into ``.grad``.
+    """
+    for p in params:
+        g = p._grad
+        if g is None:
+            continue
+        if set_to_none:
+            p._grad = None
+            continue
+        if g._base is not None or not g._array.flags.writeable:
+            # A view (or broadcast) left by a create_graph=True backward: writing zeros into it would
+            # write into another tensor, and a view cannot be detached in place. Fresh zeros instead.
+            p._grad = _wrap(np.zeros_like(g._array))
+            continue
+        if g.grad_fn is not None:  # a gradient made with create_graph=True: cut it from its graph first
+            g.detach_()
+        else:
+            g.requires_grad_(False)
+        g._array[...] = 0
+        g._version_counter[0] += 1
+
+
+class Module:
+    """Base class of every layer and model: subclass it, assign layers in ``__init__``, write ``forward``.
+
+    Calling the module (``model(x)``) runs ``forward(x)``.
+    """
+
+    training: bool
+    _parameters: dict[str, Parameter | None]
+    _modules: dict[str, Module | None]
+
+    def __init__(self) -> None:
+        # object.__setattr__ skips our own __setattr__, which needs these two dicts to exist already.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.forward(*args, **kwargs)
+
+    # ------------------------------------------------------------------------------ registration
+    def __setattr__(self, name: str, value: Any) -> None:
+        params = self.__dict__.get("_parameters")
+        modules = self.__dict__.get("_modules")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            params[name] = value
+        elif params is not None and name in params:  # a registered parameter can only become None
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
+                                "(tinygrad_edu.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
+                                "(tinygrad_edu.nn.Module or None expected)")
+            modules[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Python calls this only when normal lookup failed: registered things live in the two dicts.
+        for store in ("_parameters", "_modules"):
+            d = self.__dict__.get(store)
+            if d is not None and name in d:
+                return d[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        if name in self._parameters:
+            del self._parameters[name]
+        elif name in self._modules:
+            del self._modules[name]
+        else:
+            object.__delattr__(self, name)
+
+    def _forget(self, name: str) -> None:
+        """Remove ``name`` wherever it is stored, before storing it again elsewhere."""
+        self.__dict__.pop(name, None)
+        self._parameters.pop(name, None)
+        self._modules.pop(name, None)
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Register ``param`` (or None: "this layer has no bias") under ``name``."""
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
+                            "(tinygrad_edu.nn.Parameter or None required)")
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._forget(name)
+        self._parameters[name] = param
+
+    def add_module(self, name: str, module: Module | None) -> None:
+        """Register a sub-module under ``name`` (what ``self.name = module`` does)."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{typename(module)} is not a Module subclass")
+        self._forget(name)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    # ------------------------------------------------------------------------------ walking the tree
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Module]]:
+        """This module and all below it, parents before children: ``("", self), ("fc1", ...)``."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
+
+    def modules(self) -> Iterator[Module]:
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, Module]]:
+        """The direct sub-modules, each once."""
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self) -> Iterator[Module]:
+        for _, module in self.named_children():
+            yield module
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """``("fc1.weight", Parameter), ...``: each module's own parameters, then its children's.
+
+        A parameter shared by two layers is listed once (so an optimizer updates it once).
+        """
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
+            else [(prefix, self)]
+        seen = set()
+        for module_prefix, module in modules:
+            for name, p in module._parameters.items():
+                if p is None or (remove_duplicate and p in seen):
+                    continue
+                seen.add(p)
+                yield (f"{module_prefix}.{name}" if module_prefix else name), p
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def apply(self, fn: Callable[[Module], None]) -> Module:
+        """Call ``fn`` on every sub-module, then on this one (e.g. to re-initialise weights)."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ------------------------------------------------------------------------------ modes & gradients
+    def train(self, mode: bool = True) -> Module:
+        """Set training mode here and below (layers like dropout act differently in eval mode)."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> Module:
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Module:
+        """Switch gradient tracking of every parameter (``requires_grad_(False)`` freezes the module)."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Reset the parameters' gradients (to None by default, else to zeros)."""
+        zero_grad_(self.parameters(), set_to_none)
+
+    def to(self, *args: Any, dtype: Any = None, **kwargs: Any) -> Module:
+        """Convert floating-point parameters (and their grads) to ``dtype``, in place; e.g. ``.double()``
+        before ``gradcheck``. Devices other than "cpu" are not supported."""
+        for a in args:
+            if isinstance(a, _dtype.dtype):
+                dtype = a
+            elif isinstance(a, str) and a != "cpu":
+                raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
+        if dtype is not None:
+            for p in self.parameters():
+                if p._array.dtype.kind == "f" and p._array.dtype != dtype.np:
+                    # The Parameter object stays the same (an optimizer may hold it); only its numbers change.
+                    p._array = p._array.astype(dtype.np)
+                    if p._grad is not None:
+                        p._grad = _wrap(p._grad._array.astype(dtype.np))
+        return self
+
+    def double(self) -> Module:
+        return self.to(_dtype.float64)
+
+    def float(self) -> Module:
+        return self.to(_dtype.float32)
+
+    def cpu(self) -> Module:
+        return self
+
+    # ------------------------------------------------------------------------------ saving & loading
+    def state_dict(self, destination: dict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> dict[str, Tensor]:
+        """Every parameter by dotted name, detached (sharing memory) unless ``keep_vars``."""
+        if destination is None:
+            destination = OrderedDict()
+        for name, p in self._parameters.items():
+            if p is not None:
+                destination[prefix + name] = p if keep_vars else p.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination, prefix + name + ".", keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
+        """Copy the values of ``state_dict`` into this module's parameters, in place.
+
+        With ``strict`` (the default), missing or unexpected keys are an error. Shape mismatches always are.
+        """
+        own = self.state_dict(keep_vars=True)
+        errors = []
+        missing = [key for key in own if key not in state_dict]
+        unexpected = [key for key in state_dict if key not in own]
+        for key, param in own.items():
+            if key not in state_dict:
+                continue
+            src = state_dict[key]
+            if not isinstance(src, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected tinygrad_edu.Tensor or '
+                              f"Tensor-like object from checkpoint but received {type(src)}")
+            elif src._array.shape != param._array.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape {src.shape} from checkpoint, "
+                              f"the shape in current model is {param.shape}.")
+            else:
+                np.copyto(param._array, src._array, casting="unsafe")
+                param._version_counter[0] += 1
+        if strict:
+            if unexpected:
+                keys = ", ".join(f'"{k}"' for k in unexpected)
+                errors.insert(0, f"Unexpected key(s) in state_dict: {keys}. ")
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
+                                                                                   "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ------------------------------------------------------------------------------ printing
+    def extra_repr(self) -> str:
+        """What goes between the parentheses of the repr, e.g. ``in_features=2, out_features=3, bias=True``."""
+        return ""
+
+    def __repr__(self) -> str:
+        """One line for a leaf layer, ``Linear(in_features=2, ...)``; a container shows one child a line::
+
+            Sequential(
+              (0): Linear(in_features=2, out_features=3, bias=True)
+              (1): ReLU()
+            )
+        """
+        extra = self.extra_repr()
+        lines = extra.split("\n") if extra else []
+        for name, module in self._modules.items():
+            child = repr(module).replace("\n", "\n  ")  # a nested container's lines move 2 spaces right
+            lines.append(f"({name}): {child}")
+        if not self._modules and len(lines) <= 1:
+            return f"{type(self).__name__}({''.join(lines)})"
+        return type(self).__name__ + "(\n" + "".join(f"  {line}\n" for line in lines) + ")"

@@ -1,0 +1,7 @@
+"""``tinygrad_edu.optim``: optimizers that update parameters from their gradients (``torch.optim`` twin)."""
+
+from .adam import Adam
+from .optimizer import Optimizer
+from .sgd import SGD
+
+__all__ = ["SGD", "Adam", "Optimizer"]
