@@ -1,0 +1,151 @@
+"""Checking backward formulas against the definition of the derivative (``torch.autograd.gradcheck``).
+
+A function ``f`` from inputs ``x_1 ... x_n`` to outputs ``y_1 ... y_m`` has, for each pair, a Jacobian
+``J[k, l] = d y[l] / d x[k]`` (one row per number of the input, one column per number of the output).
+It can be computed two independent ways:
+
+* **numerically**, from the definition, with no calculus at all: nudge number ``k`` of the input by
+  ``±eps`` and watch the outputs move (a *central* difference, accurate to ``eps**2``)::
+
+      J[k, :] ≈ (f(x + eps·e_k) - f(x - eps·e_k)) / (2·eps)
+
+* **analytically**, by autograd: ``backward`` with ``gradient = e_l`` (a one-hot tensor shaped like the
+  output) returns column ``l`` of J for every input at once: a vector-Jacobian product.
+
+``gradcheck`` builds both and compares them with ``allclose(atol, rtol)``. If a hand-written backward
+is wrong, they differ, and the error shows both matrices. Use float64 inputs: float32's rounding error
+(about 1e-7 relative) is larger than what ``eps = 1e-6`` can resolve.
+
+``gradgradcheck`` does the same for the *backward pass itself*: it checks the derivatives of
+``autograd.grad(f(x), x, v, create_graph=True)`` with respect to ``x`` and ``v``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from .engine import grad
+
+# PyTorch's gradcheck takes these too; here they change nothing (no sparse, batched or forward-mode AD).
+_ACCEPTED = {"nondet_tol", "check_undefined_grad", "check_grad_dtypes", "fast_mode", "masked",
+             "check_batched_grad", "check_batched_forward_grad", "check_forward_ad", "check_backward_ad",
+             "gen_non_contig_grad_outputs", "check_fwd_over_rev", "check_rev_over_rev"}
+
+
+class GradcheckError(RuntimeError):
+    """Raised by gradcheck when the analytical and numerical gradients disagree."""
+
+
+def _as_tuple(x: Any) -> tuple:
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+def _outputs(result: Any) -> tuple[Tensor, ...]:
+    """The outputs that have a derivative: floating-point tensors."""
+    return tuple(t for t in _as_tuple(result) if isinstance(t, Tensor) and t.is_floating_point())
+
+
+def _numerical_jacobians(func: Callable, inputs: tuple, index: int, eps: float) -> list[np.ndarray]:
+    """J[k, :] for every output, nudging each number of ``inputs[index]`` by ±eps (in place, then restored)."""
+    array = inputs[index]._array
+    columns: list[list[np.ndarray]] = []
+    # Grad mode stays on: gradgradcheck's func calls autograd.grad itself. The nudges write to the numpy
+    # array directly, so no version counter moves and no graph sees them.
+    for k in np.ndindex(array.shape):  # row-major, as ravel() numbers the elements
+        old = array[k]
+        array[k] = old + eps
+        plus = [o._array.astype(np.float64).ravel() for o in _outputs(func(*inputs))]
+        array[k] = old - eps
+        minus = [o._array.astype(np.float64).ravel() for o in _outputs(func(*inputs))]
+        array[k] = old
+        columns.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
+    n_out = len(columns[0]) if columns else len(_outputs(func(*inputs)))
+    return [np.stack([c[i] for c in columns]) if columns else np.zeros((0, 0)) for i in range(n_out)]
+
+
+def _analytical_jacobians(outputs: tuple[Tensor, ...], inputs: list[Tensor]) -> list[list[np.ndarray]]:
+    """jac[i][j] = J of outputs[i] w.r.t. inputs[j], built one column (one output number) at a time."""
+    jac = [[np.zeros((x.numel(), y.numel())) for x in inputs] for y in outputs]
+    for i, y in enumerate(outputs):
+        if not y.requires_grad:  # this output does not depend on any input: its Jacobians are zero
+            continue
+        for col in range(y.numel()):
+            onehot = np.zeros(y._array.shape, dtype=y._array.dtype)
+            onehot.reshape(-1)[col] = 1
+            grads = grad(y, inputs, _wrap(onehot), retain_graph=True, allow_unused=True)
+            for j, g in enumerate(grads):
+                if g is not None:
+                    jac[i][j][:, col] = g._array.astype(np.float64).ravel()
+    return jac
+
+
+def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | Sequence[Any], *,
+              eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True,
+              **options: Any) -> bool:
+    """True if autograd's gradients of ``func`` at ``inputs`` match finite differences.
+
+    Every tensor in ``inputs`` with ``requires_grad=True`` is checked against every floating-point
+    output. On a mismatch raises ``GradcheckError`` showing both Jacobians (or returns False with
+    ``raise_exception=False``)::
+
+        x = tinygrad_edu.randn(3, dtype=tinygrad_edu.float64, requires_grad=True)
+        assert gradcheck(MyExp.apply, (x,))
+    """
+    unknown = set(options) - _ACCEPTED
+    if unknown:
+        raise TypeError(f"gradcheck() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    inputs = _as_tuple(inputs)
+    diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    if not diff:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them "
+                         "have requires_grad=True.")
+    for i in diff:
+        if inputs[i]._array.dtype != np.float64:
+            warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
+                          "This check will likely fail if all the inputs are not of double precision floating "
+                          "point or complex. ", UserWarning, stacklevel=2)
+    outputs = _outputs(func(*inputs))
+    analytical = _analytical_jacobians(outputs, [inputs[i] for i in diff])
+    for j, i in enumerate(diff):
+        numerical = _numerical_jacobians(func, inputs, i, eps)
+        for o, (num, ana) in enumerate(zip(numerical, (a[j] for a in analytical))):
+            if num.shape != ana.shape or not np.allclose(ana, num, rtol=rtol, atol=atol):
+                if not raise_exception:
+                    return False
+                raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
+                                     f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
+    return True
+
+
+def gradgradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | Sequence[Any],
+                  grad_outputs: Tensor | Sequence[Tensor] | None = None, *, eps: float = 1e-6,
+                  atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True, **options: Any) -> bool:
+    """Check second derivatives: gradcheck applied to the backward pass of ``func``.
+
+    The function checked is ``(x, v) -> autograd.grad(func(x), x, v, create_graph=True)``, so both
+    "how the gradient changes with x" (the Hessian, for a scalar output) and "how it changes with the
+    incoming gradient v" are compared with finite differences. ``v`` (``grad_outputs``) is random in
+    [-1, 1) unless given.
+    """
+    from .._creation import rand
+
+    inputs = _as_tuple(inputs)
+    if grad_outputs is None:
+        outs = _outputs(func(*inputs))
+        grad_outputs = tuple((rand(*o.shape, dtype=o.dtype) * 2 - 1).requires_grad_() for o in outs)
+    grad_outputs = _as_tuple(grad_outputs)
+    n = len(grad_outputs)
+    diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+
+    def backward_of_func(*args: Any) -> tuple[Tensor, ...]:
+        outs = _outputs(func(*args[:-n]))
+        grads = grad(outs, [args[i] for i in diff], args[-n:], create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(backward_of_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
+                     raise_exception=raise_exception, **options)
