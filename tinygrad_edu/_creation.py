@@ -59,6 +59,8 @@ def _np_dtype(dtype: Any, default: Any = np.float32) -> np.dtype:
 def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
     t = _wrap(array)
     if requires_grad:
+        if array.dtype.kind not in "fc":  # the factories' message (requires_grad_() words it differently)
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad_(True)
     return t
 
@@ -92,13 +94,38 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
             raise ValueError(f"expected sequence of equal lengths: {e}") from None
         if array.dtype.kind not in "biuf":
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-        if dtype is not None:
-            array = array.astype(_np_dtype(dtype))
-        elif array.dtype.kind == "f" and not isinstance(data, Tensor):
-            array = array.astype(np.float32)  # Python floats are float32 by default in PyTorch
-        elif array.dtype.kind in "iu":
-            array = array.astype(np.int64)
+        array = array.astype(_np_dtype(dtype) if dtype is not None else _inferred_dtype(data), copy=False)
     return _finish(array, requires_grad)
+
+
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}
+_PYTHON_TYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float32)}
+
+
+def _inferred_dtype(data: Any) -> np.dtype:
+    """The dtype PyTorch gives ``tensor(data)``.
+
+    Python bools, ints and floats are bool, int64 and float32 (the default float type); numpy scalars,
+    arrays and tensors keep their own dtype (``tensor(np.float64(1.5))`` is float64). The elements of a
+    list promote: the higher kind wins (bool < int < float) and, within a kind, the wider type.
+    """
+    if isinstance(data, Tensor):
+        return data._array.dtype
+    if isinstance(data, (np.ndarray, np.generic)):
+        return data.dtype
+    if isinstance(data, (list, tuple)):
+        types = {type(item) for item in data}
+        if types <= _PYTHON_TYPES.keys():  # the common case, decided without visiting every element
+            return max((_PYTHON_TYPES[t] for t in types), key=lambda d: _KIND_RANK[d.kind], default=np.float32)
+        result = None
+        for item in data:
+            d = _inferred_dtype(item)
+            if result is None or _KIND_RANK[d.kind] > _KIND_RANK[result.kind]:
+                result = d
+            elif _KIND_RANK[d.kind] == _KIND_RANK[result.kind]:
+                result = np.promote_types(result, d)
+        return np.dtype(np.float32) if result is None else result
+    return _PYTHON_TYPES.get(type(data), np.dtype(np.float32) if isinstance(data, float) else np.dtype(np.int64))
 
 
 def as_tensor(data: Any, dtype: Any = None) -> Tensor:
@@ -115,11 +142,19 @@ def from_numpy(array: np.ndarray) -> Tensor:
     return _wrap(array)
 
 
+def _needs_size(name: str, size: tuple) -> None:
+    """``ones()`` with no size at all is an error (``ones(())`` is the 0-d tensor)."""
+    if not size:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+
+
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _needs_size("zeros", size)
     return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _needs_size("ones", size)
     return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
 
 

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 
@@ -46,6 +48,11 @@ LEGACY_NAMES = {
     int8: "CharTensor", int16: "ShortTensor", int32: "IntTensor", int64: "LongTensor", bool: "BoolTensor",
 }
 
+# How PyTorch's C++ core spells element types in some messages ("float != double"), by numpy dtype.
+CPP_NAMES = {np.dtype(np.float16): "c10::Half", np.dtype(np.float32): "float", np.dtype(np.float64): "double",
+             np.dtype(np.uint8): "unsigned char", np.dtype(np.int8): "signed char", np.dtype(np.int16): "short int",
+             np.dtype(np.int32): "int", np.dtype(np.int64): "long int", np.dtype(np.bool_): "bool"}
+
 
 def from_numpy(np_dtype: np.dtype) -> dtype:
     """The tinygrad_edu dtype of a numpy dtype; TypeError for types PyTorch has no match for."""
@@ -57,3 +64,51 @@ def from_numpy(np_dtype: np.dtype) -> dtype:
             "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "
             "uint32, uint16, uint8, and bool."
         ) from None
+
+
+# ------------------------------------------------------------------------------------------------ promotion
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}  # bool < integers < floats
+
+
+def kind_rank(np_dtype: np.dtype) -> int:
+    return _KIND_RANK[np.dtype(np_dtype).kind]
+
+
+def promote_types(a: np.dtype, b: np.dtype) -> np.dtype:
+    """PyTorch's promotion of two dtypes: the higher kind wins outright (int64 and float32 give float32, where
+    numpy would say float64); within a kind, the wider type (uint8 and int8 give int16)."""
+    a, b = np.dtype(a), np.dtype(b)
+    ra, rb = _KIND_RANK[a.kind], _KIND_RANK[b.kind]
+    if ra != rb:
+        return a if ra > rb else b
+    return np.promote_types(a, b)
+
+
+def result_type(*arrays: np.ndarray) -> np.dtype:
+    """The dtype of an operation on tensors holding these arrays, as PyTorch decides it.
+
+    Tensors with dimensions come first: a 0-d tensor only matters if it is of a higher kind. So a float32
+    tensor plus a 0-d float64 tensor is float32, but an int64 tensor plus a 0-d float64 tensor is float64.
+    (Python numbers arrive here as 0-d arrays already given the dtype they take, see ``_tensor_ops``.)
+    """
+    dims = [a.dtype for a in arrays if a.ndim]
+    zero_d = [a.dtype for a in arrays if not a.ndim]
+    result = zero = None
+    for d in dims:
+        result = d if result is None else promote_types(result, d)
+    for d in zero_d:
+        zero = d if zero is None else promote_types(zero, d)
+    if result is None:
+        return zero
+    if zero is not None and _KIND_RANK[zero.kind] > _KIND_RANK[result.kind]:
+        return zero
+    return result
+
+
+def number_dtype(value: object, other: np.dtype) -> np.dtype:
+    """The dtype a Python number takes in an operation with a tensor of dtype ``other``: other's own, unless
+    the number is of a higher kind (a float next to an int tensor gives float32, PyTorch's default float)."""
+    # (builtins.: this module's own ``bool`` and ``int`` are the dtypes)
+    own = np.dtype(np.bool_ if isinstance(value, (builtins.bool, np.bool_)) else np.int64
+                   if isinstance(value, (builtins.int, np.integer)) else np.float32)
+    return other if _KIND_RANK[own.kind] <= _KIND_RANK[np.dtype(other).kind] else own

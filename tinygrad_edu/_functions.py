@@ -12,7 +12,7 @@ __all__ = [
     "detach", "div", "dot", "eq", "equal", "exp", "flatten", "ge", "gt", "le", "log", "log_softmax", "lt", "matmul",
     "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "permute", "pow", "relu",
     "reshape", "sigmoid", "sign", "sin", "softmax", "sqrt", "square", "squeeze", "stack", "sub", "sum", "t",
-    "tanh", "transpose", "unsqueeze", "where",
+    "tanh", "transpose", "unbind", "unsqueeze", "where",
 ]
 
 
@@ -41,6 +41,6 @@ matmul, mm, mv, dot, bmm = linalg.matmul, _method("mm"), _method("mv"), _method(
 t, transpose, permute, reshape = _method("t"), _method("transpose"), _method("permute"), _method("reshape")
 squeeze, unsqueeze, flatten = _method("squeeze"), _method("unsqueeze"), _method("flatten")
 clone, detach = _method("clone"), _method("detach")
-cat, stack, where = shape.cat, shape.stack, selection.where
+cat, stack, unbind, where = shape.cat, shape.stack, shape.unbind, selection.where
 maximum, minimum = selection.maximum, selection.minimum
 softmax, log_softmax = reduce.softmax, reduce.log_softmax

@@ -40,6 +40,27 @@ class Size(tuple):
 
     __str__ = __repr__
 
+    # Slicing, concatenating and repeating a Size give a Size again (a plain tuple would print differently).
+    def __getitem__(self, key: Any) -> Any:
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to tinygrad_edu.Size")
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, n: Any) -> Size:
+        repeated = tuple.__mul__(self, n)
+        return repeated if repeated is NotImplemented else Size(repeated)
+
+    __rmul__ = __mul__
+
     def numel(self) -> int:
         n = 1
         for s in self:
@@ -69,15 +90,33 @@ _NONLEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
     "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
     "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
-    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more informations."
-)
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)  # PyTorch appends where in its C++ source the warning came from; that part is left out.
+
+# How PyTorch's C++ core spells element types in some messages (the grad setter's).
+_CPP_TYPE_NAMES = {
+    _dtype.float16: "c10::Half", _dtype.float32: "float", _dtype.float64: "double", _dtype.uint8: "unsigned char",
+    _dtype.int8: "signed char", _dtype.int16: "short int", _dtype.int32: "int", _dtype.int64: "long int",
+    _dtype.bool: "bool",
+}
+
+_warned: set[str] = set()
+
+
+def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
+    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process)."""
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
 class Tensor:
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
     Create tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``,
-    ``randn`` ...). ``Tensor(data)`` also works and, as in PyTorch, always gives float32.
+    ``randn`` ...). The constructor also works, as in PyTorch: ``Tensor(data)`` copies a list or array
+    as float32, ``Tensor(2, 3)`` makes a 2x3 tensor (PyTorch leaves its numbers uninitialised; here
+    they are zeros, but don't rely on that), and ``Tensor(t)`` shares ``t``'s storage.
     """
 
     __slots__ = (
@@ -98,8 +137,12 @@ class Tensor:
     # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
     __array_priority__ = 1000
 
-    def __init__(self, data: Any = (), requires_grad: bool = False) -> None:
-        _init(self, np.array(_unwrap(data), dtype=np.float32), None, 0, requires_grad)
+    def __init__(self, *args: Any) -> None:
+        if len(args) == 1 and isinstance(args[0], Tensor):  # an alias: same storage, same version counter
+            _init(self, args[0]._array, None, 0, False)
+            self._version_counter = args[0]._version_counter
+            return
+        _init(self, _constructor_array(args), None, 0, False)
 
     # ----------------------------------------------------------------------------------------- shape & type
     @property
@@ -142,6 +185,11 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
+        # PyTorch's attribute and method word their refusals differently; we keep both texts.
+        if self.grad_fn is not None and value:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if value and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
@@ -175,14 +223,25 @@ class Tensor:
 
     @grad.setter
     def grad(self, value: Tensor | None) -> None:
+        """Assigning ``.grad`` by hand: it must be a tensor of this tensor's dtype and shape (or None)."""
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
-            if value._array.dtype != self._array.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+            if value._array.dtype != self._array.dtype:  # PyTorch names the types the way C++ spells them
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value.dtype]}' to a tensor with "
+                    f"grad_dtype '{_dtype.LEGACY_NAMES[self.dtype].removesuffix('Tensor')}'. The gradient must match "
+                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+                    "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
+                    "they match."
+                )
             if value._array.shape != self._array.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value._array.shape)}' to a tensor of size "
+                    f"'{list(self._array.shape)}'. Please ensure that the gradient and the tensor are the same size"
+                )
         self._grad = value
 
     @grad.deleter
@@ -216,6 +275,11 @@ class Tensor:
 
     @data.setter
     def data(self, value: Tensor) -> None:
+        """Swap in other numbers (any shape) while keeping this tensor's identity and autograd flags."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_typename(value)}")
+        if self._requires_grad and value._array.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._array = value._array
 
     def detach(self) -> Tensor:
@@ -288,6 +352,9 @@ class Tensor:
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
+        if self._requires_grad:
+            warn_once("float", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                      "behavior.\nConsider using tensor.detach() first.")
         return float(self.item())
 
     def __int__(self) -> int:
@@ -307,14 +374,15 @@ class Tensor:
         """Iterate over the first dimension, so Python's ``sum(tensor)`` adds rows (differentiably)."""
         if self._array.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(len(self._array)))
+        return iter(self.unbind(0))  # one UnbindBackward0 node for all the rows, as in PyTorch
 
     def __hash__(self) -> int:
         return id(self)
 
     def __repr__(self) -> str:
-        return tensor_repr(self._array, self.dtype, grad_fn_name=None if self.grad_fn is None else self.grad_fn.name(),
-                           requires_grad=self._requires_grad)
+        # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
+        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
+        return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad)
 
     def __format__(self, spec: str) -> str:
         if self._array.ndim == 0 and spec:
@@ -351,6 +419,33 @@ def _init(t: Tensor, array: np.ndarray, grad_fn: Node | None, output_nr: int, re
     t._retains_grad = False
     t._hooks = None
     t._accumulator = None
+
+
+def _constructor_array(args: tuple) -> np.ndarray:
+    """What ``Tensor(*args)`` holds: sizes (all ints, or one Size) give zeros; one sequence gives its data."""
+    if not args:
+        return np.empty(0, dtype=np.float32)
+    if len(args) == 1 and isinstance(args[0], Size):
+        args = tuple(args[0])
+    if all(isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_)) for a in args):
+        for a in args:
+            if a < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {a}: {[int(n) for n in args]}")
+        return np.zeros(tuple(int(a) for a in args), dtype=np.float32)
+    if len(args) == 1:
+        data = args[0]
+        if isinstance(data, (list, tuple, np.ndarray)):
+            return np.array(_unwrap(data), dtype=np.float32)
+        raise TypeError(f"new(): data must be a sequence (got {_typename(data)})")
+    bad = next(i for i, a in enumerate(args) if not isinstance(a, (int, np.integer)) or isinstance(a, bool))
+    raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {bad + 1} with error \"type must be "
+                    f"tuple of ints,but got {_typename(args[bad])}\"")
+
+
+def _typename(value: Any) -> str:
+    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``."""
+    cls = type(value)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, cls: type = Tensor) -> Tensor:

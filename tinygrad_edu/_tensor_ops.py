@@ -2,13 +2,15 @@
 
 Each method is a thin front: it turns Python numbers into tensors where PyTorch does (so ``x * 2`` has
 two inputs, the second needing no gradient: ``next_functions == ((AccumulateGrad, 0), (None, 0))``),
-applies PyTorch's type promotion, and calls the op's ``Function.apply``. In-place methods (``add_``,
+giving a number the dtype PyTorch gives it (``int_tensor * 1.5`` is float32), and calls the op's
+``Function.apply`` (the op promotes mixed tensor dtypes itself). In-place methods (``add_``,
 ``+=`` ...) compute out of place and write the result into the tensor's storage, bumping ``_version``.
 """
 
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -22,29 +24,10 @@ from .ops import elementwise as ew
 from .ops import linalg, reduce, selection, shape
 from .ops.shape import sum_to
 
-_CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
-
 
 def _scalar_dtype(x: np.ndarray, v: Any) -> np.dtype:
-    """The dtype a Python number takes next to tensor ``x``: x's own, unless the number is of a higher
-    kind (a float next to an int tensor gives float32, PyTorch's default float)."""
-    kind = "b" if isinstance(v, (bool, np.bool_)) else "i" if isinstance(v, (int, np.integer)) else "f"
-    if _CATEGORY[kind] <= _CATEGORY[x.dtype.kind]:
-        return x.dtype
-    return np.dtype(np.float32) if kind == "f" else np.dtype(np.int64)
-
-
-def _promote(a: np.ndarray, b: np.ndarray) -> np.dtype:
-    """PyTorch's promotion of two tensors: the higher kind wins; within a kind, a tensor with
-    dimensions outranks a 0-d one."""
-    ka, kb = _CATEGORY[a.dtype.kind], _CATEGORY[b.dtype.kind]
-    if ka != kb:
-        return a.dtype if ka > kb else b.dtype
-    if a.ndim and not b.ndim:
-        return a.dtype
-    if b.ndim and not a.ndim:
-        return b.dtype
-    return np.result_type(a.dtype, b.dtype)
+    """The dtype a Python number takes next to the array ``x`` (see ``_dtype.number_dtype``)."""
+    return _dtype.number_dtype(v, x.dtype)
 
 
 def _as_tensor(v: Any, like: Tensor) -> Tensor:
@@ -58,33 +41,23 @@ def _as_tensor(v: Any, like: Tensor) -> Tensor:
 
 
 def _operands(x: Tensor, y: Any) -> tuple[Tensor, Tensor]:
-    """Both operands as tensors of one dtype (casting one that needs no grad is free of graph nodes)."""
-    y = _as_tensor(y, x)
-    da, db = x._array.dtype, y._array.dtype
-    if da != db:
-        target = _promote(x._array, y._array)
-        if da != target:
-            x = x.to(target)
-        if db != target:
-            y = y.to(target)
-    return x, y
+    """Both operands as tensors. Their dtypes may differ: the op computes in the promoted dtype and
+    gives each input its gradient in its own dtype, recording no conversion node (as PyTorch)."""
+    return x, _as_tensor(y, x)
 
 
 def _check_broadcast(x: Tensor, y: Tensor) -> None:
-    a, b = x._array.shape, y._array.shape
-    if a == b:
-        return
-    for i, (m, n) in enumerate(zip(reversed(a), reversed(b))):
-        if m != n and m != 1 and n != 1:
-            dim = max(len(a), len(b)) - 1 - i
-            raise RuntimeError(f"The size of tensor a ({m}) must match the size of tensor b ({n}) at non-singleton "
-                               f"dimension {dim}")
+    if x._array.shape != y._array.shape:
+        shape.broadcast_shapes(x._array.shape, y._array.shape)  # raises PyTorch's error if they do not broadcast
 
 
 def _binary(fn: type[Function]) -> Callable[..., Tensor]:
     def method(self: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
-        x, y = _operands(self, other)
-        _check_broadcast(x, y)
+        if isinstance(other, Tensor) and other._array.shape == self._array.shape:
+            x, y = self, other  # the usual case, a tensor of the same shape: nothing to convert or check
+        else:
+            x, y = _operands(self, other)
+            _check_broadcast(x, y)
         return fn.apply(x, y, alpha) if alpha != 1 else fn.apply(x, y)
 
     return method
@@ -110,7 +83,12 @@ def _pow(self: Tensor, exponent: Any) -> Tensor:
 def _rpow(self: Tensor, base: Any) -> Tensor:
     if isinstance(base, Tensor):
         return _pow(base, self)
-    return ew.RPow.apply(base, self if self._array.dtype.kind == "f" or isinstance(base, int) else self.float())
+    # The result takes the exponent's dtype unless the base is of a higher kind: 2 ** int64 is int64,
+    # 2.5 ** int64 is float32, and 2 ** bool is int64 (a bool cannot hold powers).
+    target = _scalar_dtype(self._array, base)
+    if target.kind == "b":
+        target = np.dtype(np.int64)
+    return ew.RPow.apply(base, self if target == self._array.dtype else self.to(target))
 
 
 def _rsub(self: Tensor, other: Any) -> Tensor:
@@ -126,7 +104,7 @@ def _rtruediv(self: Tensor, other: Any) -> Tensor:
 def _to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
     """Convert to a dtype (``x.to(tinygrad_edu.float64)``); devices other than "cpu" are not supported."""
     for a in args:
-        if isinstance(a, _dtype.dtype):
+        if isinstance(a, (_dtype.dtype, np.dtype)):  # np.dtype: what the library's own code passes
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
@@ -145,12 +123,27 @@ _LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place
 _VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 
 
+def _partial_overlap(out: np.ndarray, a: np.ndarray) -> bool:
+    """Whether ``a`` shares some, but not exactly all, of ``out``'s memory (``y.sub_(y[0, 0])``): writing the
+    result element by element would then read values already overwritten. (``y.add_(y)`` is fine.)"""
+    if not np.may_share_memory(out, a):  # cheap: do the memory ranges overlap at all?
+        return False
+    same = (out.__array_interface__["data"][0] == a.__array_interface__["data"][0] and out.shape == a.shape
+            and out.strides == a.strides)
+    return not same and np.shares_memory(out, a)
+
+
 def _inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     """Do ``op(self, *args)`` and store the result in ``self``'s own storage.
 
     When autograd is recording, ``op`` runs on a snapshot of self's old value (so values it saves are
     not overwritten), and ``self`` takes over the result's ``grad_fn``: its history now ends in this op.
     """
+    for a in args:
+        if isinstance(a, Tensor) and _partial_overlap(self._array, a._array):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                               "refer to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
     recording = GradMode.enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad
                                                                  for a in args))
     if recording:
@@ -170,8 +163,8 @@ def _inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     result = op(src, *args)
     out = self._array
     if result._array.dtype != out.dtype and not np.can_cast(result._array.dtype, out.dtype, "same_kind"):
-        raise RuntimeError(f"result type {result.dtype.name.capitalize()} can't be cast to the desired output type "
-                           f"{_dtype.LEGACY_NAMES[self.dtype].removesuffix('Tensor')}")
+        names = [_dtype.LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (result, self)]  # "Float", "Long"
+        raise RuntimeError(f"result type {names[0]} can't be cast to the desired output type {names[1]}")
     if result._array.shape != out.shape and np.broadcast_shapes(result._array.shape, out.shape) != out.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast shape "
                            f"[{', '.join(map(str, result._array.shape))}]")
@@ -192,17 +185,92 @@ def _inplace_method(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
     return method
 
 
+class Zero(Function):
+    """``x.zero_()``: the old values are gone, so no gradient reaches them (dx = 0)."""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        return np.zeros_like(x._array)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _wrap(np.zeros_like(g._array))  # a constant zero, with no history even under create_graph
+
+
+class Fill(Function):
+    """``x.fill_(v)`` with a number v: dx = 0."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Any) -> np.ndarray:
+        return np.full_like(x._array, value)  # converted to x's dtype: an int64 tensor filled with 2.7 holds 2
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _wrap(np.zeros_like(g._array)), None
+
+
+class FillTensor(Function):
+    """``x.fill_(v)`` with a 0-d tensor v: dx = 0, and dv = sum(g) (v went into every element)."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Tensor) -> np.ndarray:
+        if value._array.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._array.ndim} dimensions.")
+        ctx.value_dtype = value._array.dtype
+        return np.full_like(x._array, value._array)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dv = g.sum() if ctx.needs_input_grad[1] else None
+        return _wrap(np.zeros_like(g._array)), None if dv is None else dv.to(ctx.value_dtype)
+
+
+class Copy(Function):
+    """``x.copy_(src)``: x's old values are overwritten (dx = 0); src, broadcast to x's shape, gets
+    dsrc = sum_to(g, src.shape). (A src of another dtype is converted first, by its own node.)"""
+
+    node_name = "CopyBackwards"  # PyTorch's name for this node has no "0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, src: Tensor) -> np.ndarray:
+        ctx.src_shape = src._array.shape
+        return np.broadcast_to(src._array, x._array.shape).astype(x._array.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dsrc = sum_to(g, ctx.src_shape) if ctx.needs_input_grad[1] else None
+        return _wrap(np.zeros_like(g._array)), dsrc
+
+
 def _zero_(self: Tensor) -> Tensor:
-    return _inplace(self, lambda s: s * 0)
+    return _inplace(self, Zero.apply)
 
 
 def _fill_(self: Tensor, value: Any) -> Tensor:
-    return _inplace(self, lambda s, v: (s * 0) + v, value)
+    if isinstance(value, Tensor):
+        return _inplace(self, FillTensor.apply, value)
+    if not isinstance(value, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), but "
+                        f"expected one of:\n * (Tensor value)\n      didn't match because some of the arguments "
+                        f"have invalid types: (!{type(value).__name__}!)\n * (Number value)\n      didn't match "
+                        f"because some of the arguments have invalid types: (!{type(value).__name__}!)\n")
+    return _inplace(self, Fill.apply, value)
 
 
 def _copy_(self: Tensor, src: Any) -> Tensor:
     src = _as_tensor(src, self)
-    return _inplace(self, lambda s, v: s * 0 + v.to(s.dtype), src)
+    target = shape.broadcast_shapes(self._array.shape, src._array.shape)
+    if target != self._array.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, self._array.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, target))}]")
+    return _inplace(self, lambda s, v: Copy.apply(s, v.to(s.dtype)), src)
 
 
 class CopySlices(Function):
@@ -226,9 +294,25 @@ class CopySlices(Function):
         return dx, dv, None
 
 
+# PyTorch writes these two nodes by hand in C++: name() gives the C++ name (as for AccumulateGrad), while a
+# tensor's repr shows the class name: grad_fn=<CopyBackwards>.
+Copy._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
+CopySlices._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopySlices"
+
+
+def _is_view_key(key: Any) -> bool:
+    """Whether ``x[key]`` is a proper view of x: basic indexing (ints, slices) that selects a part of it."""
+    keys = key if isinstance(key, tuple) else (key,)
+    basic = all(isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis for k in keys)
+    return basic and any(isinstance(k, (int, np.integer)) or (isinstance(k, slice) and k != slice(None))
+                         for k in keys)
+
+
 def _setitem(self: Tensor, key: Any, value: Any) -> None:
     value = _as_tensor(value, self)
     nkey = tuple(shape._to_numpy_key(k) for k in key) if isinstance(key, tuple) else shape._to_numpy_key(key)
+    if GradMode.enabled and self._requires_grad and self.grad_fn is None and _is_view_key(nkey):
+        raise RuntimeError(_VIEW_LEAF_INPLACE)  # PyTorch writes x[0] = v as x[0].copy_(v): through a view
     if GradMode.enabled and (self._requires_grad or value._requires_grad):
         _inplace(self, lambda s, v: CopySlices.apply(s, v, nkey), value)
         return
@@ -253,8 +337,8 @@ def _bind() -> None:
     T.__rpow__ = _rpow
     T.__neg__ = T.neg = T.negative = lambda self: ew.Neg.apply(self)
     T.__pos__ = lambda self: self
-    T.__matmul__ = T.matmul = linalg.matmul
-    T.__rmatmul__ = _reflected_matmul
+    T.matmul = _matmul_method
+    T.__matmul__, T.__rmatmul__ = _matmul_operator, _reflected_matmul
     T.__abs__ = T.abs = lambda self: ew.Abs.apply(self)
 
     T.__iadd__ = T.add_ = _inplace_method(add)
@@ -269,7 +353,7 @@ def _bind() -> None:
                      ("tanh", ew.Tanh), ("sigmoid", ew.Sigmoid), ("relu", ew.Relu), ("reciprocal", ew.Reciprocal),
                      ("sign", ew.Sign), ("t", shape.T)]:
         setattr(T, name, (lambda f: lambda self: f.apply(self))(fn))
-    T.square = lambda self: self * self
+    T.square = lambda self: ew.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
     T.clamp = T.clip = lambda self, min=None, max=None: ew.Clamp.apply(self, min, max)
 
     T.sum = reduce.sum
@@ -292,14 +376,15 @@ def _bind() -> None:
     T.flatten = lambda self, start_dim=0, end_dim=-1: _flatten(self, start_dim, end_dim)
     T.permute = lambda self, *dims: shape.Permute.apply(self, shape._shape_arg(dims))
     T.transpose = T.swapaxes = lambda self, d0, d1: shape.Transpose.apply(self, d0, d1)
-    T.T = property(lambda self: shape.Permute.apply(self, tuple(range(self._array.ndim - 1, -1, -1))))
-    T.mT = property(lambda self: shape.Transpose.apply(self, -2, -1))
+    T.T = property(_reversed_dims)
+    T.mT = property(_matrix_transpose)
     T.squeeze = shape.squeeze
     T.unsqueeze = lambda self, dim: shape.Unsqueeze.apply(self, dim)
     T.expand = lambda self, *sizes: shape.Expand.apply(self, shape._shape_arg(sizes))
     T.expand_as = lambda self, other: shape.Expand.apply(self, other._array.shape)
     T.__getitem__ = shape.getitem
     T.select, T.narrow = shape.select, shape.narrow
+    T.unbind = shape.unbind
 
     T.to = _to
     T.float = lambda self: _to(self, _dtype.float32)
@@ -330,8 +415,43 @@ def _bind() -> None:
     T.isnan = lambda self: _wrap(np.isnan(self._array))
 
 
-def _reflected_matmul(self: Tensor, other: Any) -> Tensor:
-    return linalg.matmul(_as_tensor(other, self), self)
+def _reversed_dims(self: Tensor) -> Tensor:
+    """``x.T``: all dimensions reversed. PyTorch means it for matrices and warns about other shapes."""
+    nd = self._array.ndim
+    if nd == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                      UserWarning, stacklevel=2)
+    elif nd != 2:
+        warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                      "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                      "matrices or `x.permute(*tinygrad_edu.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
+                      "of a tensor.", UserWarning, stacklevel=2)
+    return shape.Permute.apply(self, tuple(range(nd - 1, -1, -1)))
+
+
+def _matrix_transpose(self: Tensor) -> Tensor:
+    """``x.mT``: the last two dimensions swapped (a batch of matrices, each transposed)."""
+    if self._array.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got "
+                           f"{self._array.ndim}-D tensor.")
+    return shape.Transpose.apply(self, -2, -1)
+
+
+def _matmul_method(self: Tensor, other: Any) -> Tensor:
+    if not isinstance(other, Tensor):
+        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return linalg.matmul(self, other)
+
+
+def _matmul_operator(self: Tensor, other: Any) -> Any:
+    """``x @ y``: a numpy array is taken as a tensor (as PyTorch does); for other types, Python's TypeError."""
+    if isinstance(other, np.ndarray):
+        other = _wrap(other)
+    return linalg.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
+
+
+def _reflected_matmul(self: Tensor, other: Any) -> Any:
+    return linalg.matmul(other, self) if isinstance(other, Tensor) else NotImplemented
 
 
 def _flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:

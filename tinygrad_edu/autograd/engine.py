@@ -18,15 +18,16 @@ The algorithm, in four steps (PyTorch's engine does the same, in C++ and on many
 from __future__ import annotations
 
 import heapq
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap, gradient_edge
+from .._tensor import Tensor, _wrap, gradient_edge, warn_once
 from .function import BackwardCFunction
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node
+from .graph import AccumulateGrad, Node, check_hook_grad, check_node_hook_grads
 
 Edge = tuple[Node, int]
 
@@ -38,10 +39,11 @@ def _as_tuple(x: Any) -> tuple:
 
 
 def _make_grads(outputs: tuple[Tensor, ...], grads: tuple) -> list[Tensor]:
-    """The starting gradients: given ones are checked against their output's shape; None means 1."""
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad_tensors has {len(grads)} tensors but tensors has {len(outputs)}: give one gradient "
-                           "(or None) per tensor")
+    """The starting gradients: given ones are checked against their output's shape; None means 1.
+
+    As in PyTorch, outputs and gradients are paired with ``zip``: extra gradients are ignored, too few
+    is an error (reported after the pairs have been checked).
+    """
     result = []
     for i, (out, g) in enumerate(zip(outputs, grads)):
         if g is None:
@@ -56,6 +58,8 @@ def _make_grads(outputs: tuple[Tensor, ...], grads: tuple) -> list[Tensor]:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] has a "
                                f"shape of {out.shape}.")
         result.append(g)
+    if len(result) != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(result)} gradients")
     return result
 
 
@@ -80,20 +84,26 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Tensor | Sequence
     if inputs is not None:
         inputs = _as_tuple(inputs)
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if retain_graph is None:
         retain_graph = create_graph
-    roots = _root_edges(outputs)
     root_grads = _make_grads(outputs, grads)
+    roots = _root_edges(outputs)
+    if create_graph:  # x.grad then holds a graph that leads back to x: a cycle only the garbage collector frees
+        warn_once("create_graph", "Using backward() with create_graph=True will create a reference cycle between the "
+                  "parameter and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+                  "creating the graph to avoid this. If you have to use this function, make sure to reset the .grad "
+                  "fields of your parameters to None after use to break the cycle and avoid the leak.")
     if inputs is None:
         run_backward(roots, root_grads, retain_graph, create_graph)
         return
-    # Only the given inputs get .grad: leaves through their AccumulateGrad, others captured here.
-    edges = [gradient_edge(t) for t in inputs]
-    captured = run_backward(roots, root_grads, retain_graph, create_graph, capture=edges, accumulate=True)
-    for t, g in zip(inputs, captured):
-        if t.grad_fn is not None and g is not None:
-            t._grad = g if t._grad is None else t._grad + g
+    # Only the given inputs get .grad: leaves through their AccumulateGrad; any other input is made to
+    # retain its grad (for good, as in PyTorch; a tensor that needs no grad cannot, and raises).
+    for t in inputs:
+        if t.grad_fn is not None or not t._requires_grad:
+            t.retain_grad()
+    run_backward(roots, root_grads, retain_graph, create_graph, capture=[gradient_edge(t) for t in inputs],
+                 accumulate=True)
 
 
 def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
@@ -106,6 +116,10 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise).
     ``only_inputs`` is deprecated and ignored, as in PyTorch.
     """
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+                      "gradient for other parts of the graph, please use tinygrad_edu.autograd.backward.",
+                      FutureWarning, stacklevel=2)
     if is_grads_batched:
         raise NotImplementedError("tinygrad_edu does not implement is_grads_batched")
     if allow_unused is None:
@@ -115,22 +129,24 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
                          "but got: allow_unused=False.")
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) if grad_outputs is not None else (None,) * len(outs)
     if retain_graph is None:
         retain_graph = create_graph
+    root_grads = _make_grads(outs, grads)
+    roots = _root_edges(outs)
     for t in ins:
         if not t._requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = _root_edges(outs)
-    root_grads = _make_grads(outs, grads)
     captured = run_backward(roots, root_grads, retain_graph, create_graph,
                             capture=[gradient_edge(t) for t in ins], accumulate=False)
     result = []
-    for t, g in zip(ins, captured):
+    for i, (t, g) in enumerate(zip(ins, captured)):
         if g is None:
             if not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
-                                   "Set allow_unused=True if this is the desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 g = _wrap(np.zeros_like(t._array))
         result.append(g)
@@ -213,14 +229,15 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
         while heap:
             node = heapq.heappop(heap)[2]
             grads = buffers.pop(node, None) or [None] * _num_outputs(node)
-            grads = _call_tensor_hooks(node, grads)
+            if node._tensor_pre_hooks or node._retain_grad:  # (checked here: most nodes have none)
+                grads = _call_tensor_hooks(node, grads)
             if captures:
                 for nr, g in enumerate(grads):
                     for i in captures.get((node, nr), ()):
                         captured[i] = g if captured[i] is None else captured[i] + g
             run = (needed is None or node in needed) and (accumulate or not isinstance(node, AccumulateGrad))
             inputs: tuple = ()
-            if run and any(g is not None for g in grads):
+            if run and _any_gradient(grads):
                 inputs = _call_node(node, grads)
                 if trace is not None:
                     trace.append((node, tuple(grads), inputs))
@@ -234,7 +251,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                     buf = buffers.get(nxt)
                     if buf is None:
                         buf = buffers[nxt] = [None] * _num_outputs(nxt)
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    buf[nr] = g if buf[nr] is None else _sum_gradients(buf[nr], g, create_graph)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
                     heapq.heappush(heap, (-nxt._seq, tick, nxt))
@@ -248,6 +265,27 @@ def _num_outputs(node: Node) -> int:
     return getattr(node, "_num_outputs", 1)
 
 
+def _any_gradient(grads: list) -> bool:
+    """Did any gradient reach this node? (A plain loop: cheaper than ``any()`` over a generator, and
+    this runs once per node.)"""
+    for g in grads:  # noqa: SIM110  (see above: deliberately not any())
+        if g is not None:
+            return True
+    return False
+
+
+def _sum_gradients(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
+    """Two gradients for one output arrived by different paths: the gradient is their sum.
+
+    Without create_graph the sum is not recorded, so when both have the same shape and dtype (they do,
+    unless a hook changed one) numpy adds them directly: a tensor ``a + b`` would give the same numbers
+    after the dispatch every op pays. This happens once per extra use of a tensor, e.g. of each weight.
+    """
+    if not create_graph and a._array.shape == b._array.shape and a._array.dtype == b._array.dtype:
+        return _wrap(a._array + b._array)
+    return a + b
+
+
 def _call_tensor_hooks(node: Node, grads: list) -> list:
     """Hooks registered on the tensors this node produced (register_hook, retain_grad)."""
     hooks = node._tensor_pre_hooks
@@ -257,7 +295,7 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
                 if grads[nr] is not None:
                     new = fn(grads[nr])
                     if new is not None:
-                        grads[nr] = new
+                        grads[nr] = check_hook_grad(fn, grads[nr], new)
     if node._retain_grad:
         for nr, ref in node._retain_grad.items():
             t, g = ref(), grads[nr]
@@ -272,13 +310,13 @@ def _call_node(node: Node, grads: list) -> tuple:
         for fn in list(node._pre_hooks):
             new = fn(tuple(grads))
             if new is not None:
-                grads = list(new)
+                grads = list(check_node_hook_grads(fn, tuple(grads), new))
     inputs = _call_function_node(node, grads) if isinstance(node, BackwardCFunction) else node.apply(*grads)
     if node._post_hooks:
         for fn in list(node._post_hooks):
             new = fn(inputs, tuple(grads))
             if new is not None:
-                inputs = tuple(new)
+                inputs = check_node_hook_grads(fn, inputs, new)
     return inputs
 
 
@@ -289,6 +327,8 @@ def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
                  for g, (shape, dtype) in zip(grads, node._output_meta)]
     result = node.apply(*grads)
     is_tensor = node._input_is_tensor
+    if len(result) == len(is_tensor) == len(node.next_functions) and not node._check_shapes:
+        return result  # a built-in op whose inputs were all tensors: nothing to drop, nothing to check
     if len(result) != len(is_tensor):
         if len(result) > len(is_tensor) and all(g is None for g in result[len(is_tensor):]):
             result = result[:len(is_tensor)]
@@ -311,8 +351,7 @@ def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
 def _check_grad(node: BackwardCFunction, index: int, g: Any) -> Tensor:
     """A custom backward's gradient must have its input's shape (or broadcast to it, then it is summed)."""
     if not isinstance(g, Tensor):
-        raise TypeError(f"function {node.name()} returned a gradient that is not a Tensor or None at index {index} "
-                        f"(got {type(g).__name__})")
+        raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
     shape, dtype = node._input_meta[index]
     if g._array.shape != shape:
         from ..ops.shape import sum_to

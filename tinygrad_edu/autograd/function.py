@@ -25,6 +25,7 @@ their forwards compute on numpy arrays and may return one, and their node classe
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,15 @@ import numpy as np
 from .._tensor import Tensor, _wrap, gradient_edge
 from .grad_mode import GradMode
 from .graph import Node, SavedTensor
+
+
+def _is_one_of(x: object, items: tuple | list) -> bool:
+    """Identity membership. (``x in items`` would compare tensors with ``==``, element-wise; and a plain
+    loop is cheaper than ``any(...)`` over a generator, on a path every recorded op takes.)"""
+    for item in items:  # noqa: SIM110  (see above: deliberately not any())
+        if item is x:
+            return True
+    return False
 
 
 class FunctionCtx:
@@ -104,6 +114,12 @@ class Function(metaclass=FunctionMeta):
     is_view = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so you "
+                      "should invoke them on the class itself. Instantiating an autograd function will raise an error "
+                      "in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Old-style ``MyFunction()(x)``: refused, as in PyTorch (call ``MyFunction.apply(x)``)."""
         raise RuntimeError(
             "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
             "autograd function with static forward method. (Example: "
@@ -138,6 +154,14 @@ class Function(metaclass=FunctionMeta):
         many = isinstance(out, tuple)
         outputs = out if many else (out,)
         results = []
+        if type(out) is np.ndarray and not cls.is_view:
+            # Fast path for the usual case, one plain array out (every built-in op but a few): wrap it and,
+            # when recording, make ctx its grad_fn. This is what the loop below does, minus its checks;
+            # it matters because every op, and every op of every backward formula, comes through here.
+            if not record:
+                return _wrap(out)
+            results.append(_wrap(out, ctx) if out.dtype.kind == "f" else _wrap(out))
+            outputs = ()
         for i, o in enumerate(outputs):
             if isinstance(o, np.ndarray):
                 o = _wrap(o)
@@ -151,7 +175,7 @@ class Function(metaclass=FunctionMeta):
                 base = args[0]
                 o._version_counter, o._base = base._version_counter, base._base if base._base is not None else base
             if record and isinstance(o, Tensor) and o._array.dtype.kind == "f" \
-                    and not any(o is nd for nd in ctx._non_differentiable):
+                    and not _is_one_of(o, ctx._non_differentiable):
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
             results.append(o)
 
@@ -165,7 +189,7 @@ class Function(metaclass=FunctionMeta):
             if ctx._check_shapes:
                 ctx._input_meta = tuple((a._array.shape, a._array.dtype) for a in args if isinstance(a, Tensor))
             if ctx._to_save:
-                ctx._saved = tuple([None if t is None else SavedTensor(t, any(t is r for r in results))
+                ctx._saved = tuple([None if t is None else SavedTensor(t, _is_one_of(t, results))
                                     for t in ctx._to_save])
                 ctx._to_save = ()
         return tuple(results) if many else results[0]

@@ -2,13 +2,15 @@
 
 One flag decides whether an operation records a node in the backward graph. Every op reads it;
 these helpers only flip it and put it back. Each works as a context manager (``with no_grad():``)
-and as a decorator (``@no_grad()``); ``set_grad_enabled(False)`` also works as a plain call, because
-it flips the flag as soon as it is created, the way PyTorch's does.
+and as a decorator (``@no_grad()``, or ``@no_grad`` without parentheses); ``set_grad_enabled(False)``
+also works as a plain call, because it flips the flag as soon as it is created, the way PyTorch's does.
+A decorated generator runs each of its steps in the mode, not just the first.
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -45,6 +47,8 @@ class _GradModeContext:
 
     def __call__(self, fn: F) -> F:
         """Use as a decorator: the function runs inside a fresh copy of this context."""
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(self.clone, fn)  # type: ignore[return-value]
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -57,7 +61,45 @@ class _GradModeContext:
         return type(self)()
 
 
-class no_grad(_GradModeContext):  # noqa: N801  (PyTorch's name)
+def _wrap_generator(make_context: Callable[[], _GradModeContext], fn: Callable) -> Callable:
+    """A generator's body runs a piece at a time, between ``yield``s, while the caller does other
+    things in between: so each piece (each send, throw or close) gets the mode, not the whole lifetime."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gen = fn(*args, **kwargs)
+        try:
+            with make_context():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_context():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # thrown into us by the caller: pass it on to fn's generator
+                    with make_context():
+                        response = gen.throw(exc)
+                else:
+                    with make_context():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
+
+
+class _NoParamDecorator(_GradModeContext):
+    """Lets ``@no_grad`` (no parentheses) decorate too: called with a function, return it wrapped."""
+
+    def __new__(cls, orig_func: Callable | None = None) -> Any:
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecorator):  # noqa: N801  (PyTorch's name)
     """Inside ``with no_grad():`` results never require grad and no graph is recorded.
 
     Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``).
@@ -66,7 +108,7 @@ class no_grad(_GradModeContext):  # noqa: N801  (PyTorch's name)
     mode = False
 
 
-class enable_grad(_GradModeContext):  # noqa: N801
+class enable_grad(_NoParamDecorator):  # noqa: N801
     """Turns recording back on, e.g. inside a function that is called under ``no_grad``."""
 
     mode = True
@@ -84,9 +126,15 @@ class set_grad_enabled(_GradModeContext):  # noqa: N801
     def __enter__(self) -> None:  # the flag was already set in __init__
         pass
 
-    def clone(self) -> set_grad_enabled:
-        GradMode.enabled = self._prev  # the decorator form must not leave the flag flipped at definition time
+    def __call__(self, fn: F) -> F:
+        GradMode.enabled = self._prev  # decorating must not leave the flag flipped: only fn's calls are affected
+        return super().__call__(fn)
+
+    def clone(self) -> _Fixed:
         return _Fixed(self.mode)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__module__}.{type(self).__qualname__}(mode={self.mode})"
 
 
 class _Fixed(_GradModeContext):
@@ -103,6 +151,11 @@ class inference_mode(_GradModeContext):  # noqa: N801
     (PyTorch also marks tensors made inside it as "inference tensors" that autograd later refuses;
     tinygrad_edu does not track that.)
     """
+
+    def __new__(cls, mode: Any = True) -> Any:
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used as @inference_mode, without parentheses: mode is the function
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = not mode

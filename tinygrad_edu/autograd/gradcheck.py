@@ -72,8 +72,6 @@ def _analytical_jacobians(outputs: tuple[Tensor, ...], inputs: list[Tensor]) -> 
     """jac[i][j] = J of outputs[i] w.r.t. inputs[j], built one column (one output number) at a time."""
     jac = [[np.zeros((x.numel(), y.numel())) for x in inputs] for y in outputs]
     for i, y in enumerate(outputs):
-        if not y.requires_grad:  # this output does not depend on any input: its Jacobians are zero
-            continue
         for col in range(y.numel()):
             onehot = np.zeros(y._array.shape, dtype=y._array.dtype)
             onehot.reshape(-1)[col] = 1
@@ -102,22 +100,32 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
     inputs = _as_tuple(inputs)
     diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not diff:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them "
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of them "
                          "have requires_grad=True.")
     for i in diff:
         if inputs[i]._array.dtype != np.float64:
             warnings.warn(f"Input #{i} requires gradient and is not a double precision floating point or complex. "
                           "This check will likely fail if all the inputs are not of double precision floating "
                           "point or complex. ", UserWarning, stacklevel=2)
+    # Only outputs that require grad have an analytical Jacobian to check; as in PyTorch, outputs and
+    # inputs are numbered among the differentiable ones in the error message.
     outputs = _outputs(func(*inputs))
-    analytical = _analytical_jacobians(outputs, [inputs[i] for i in diff])
+    keep = [k for k, o in enumerate(outputs) if o.requires_grad]
+    if not keep:  # autograd says nothing depends on the inputs: finite differences must agree exactly
+        for i in diff:
+            if any(np.any(num != 0) for num in _numerical_jacobians(func, inputs, i, eps)):
+                if not raise_exception:
+                    return False
+                raise GradcheckError("Numerical gradient for function expected to be zero")
+        return True
+    analytical = _analytical_jacobians(tuple(outputs[k] for k in keep), [inputs[i] for i in diff])
     for j, i in enumerate(diff):
         numerical = _numerical_jacobians(func, inputs, i, eps)
-        for o, (num, ana) in enumerate(zip(numerical, (a[j] for a in analytical))):
+        for o, (num, ana) in enumerate(zip((numerical[k] for k in keep), (a[j] for a in analytical))):
             if num.shape != ana.shape or not np.allclose(ana, num, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {i:d},\n"
+                raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {j:d},\n"
                                      f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
     return True
 

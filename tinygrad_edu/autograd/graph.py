@@ -15,6 +15,7 @@ graph that nobody references any more is freed at once by reference counting, wi
 from __future__ import annotations
 
 import itertools
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -22,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, from_numpy
-from .._tensor import RemovableHandle, Tensor, _wrap
+from .._tensor import RemovableHandle, Tensor, _typename, _wrap, gradient_edge
+from .grad_mode import GradMode
 
 _sequence_nr = itertools.count()
 
@@ -37,6 +39,44 @@ FREED_MESSAGE = (
 def type_description(array: np.ndarray) -> str:
     """How PyTorch names a tensor's type and shape in error messages: ``tinygrad_edu.FloatTensor [3]``."""
     return f"tinygrad_edu.{LEGACY_NAMES[from_numpy(array.dtype)]} [{', '.join(map(str, array.shape))}]"
+
+
+def _hook_name(fn: Callable) -> str:
+    return getattr(fn, "__name__", "<unknown>")  # functools.partial and callable objects have no name
+
+
+def check_hook_grad(fn: Callable, old: Tensor, new: Any) -> Tensor:
+    """A hook may replace a gradient, but only by a tensor of the same dtype and shape: everything
+    downstream (and ``.grad``) relies on a gradient being shaped like what it is the gradient of."""
+    if not isinstance(new, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{_typename(new)}'")
+    if new._array.dtype != old._array.dtype:
+        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the type of value (was "
+                           f"tinygrad_edu.{LEGACY_NAMES[old.dtype]} got tinygrad_edu.{LEGACY_NAMES[new.dtype]})")
+    if new._array.shape != old._array.shape:
+        raise RuntimeError(f"hook '{_hook_name(fn)}' has changed the size of value")
+    return new
+
+
+def check_node_hook_grads(fn: Callable, old: tuple, new: Any) -> tuple:
+    """What a node hook returns replaces a whole tuple of gradients: same length, and each entry None
+    or a valid replacement (a gradient that was None, "no gradient", cannot be conjured up)."""
+    if not isinstance(new, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{_typename(new)}'")
+    if len(new) != len(old):
+        raise RuntimeError(f"hook '{_hook_name(fn)}' has returned an incorrect number of values (got {len(new)}, "
+                           f"but expected {len(old)})")
+    for o, n in zip(old, new):
+        if n is not None:
+            if o is None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            check_hook_grad(fn, o, n)
+    return new
+
+
+def _op_name(node: Node) -> str:
+    """``AddBackward0`` -> ``Add``: how the in-place error message names the operation."""
+    return re.sub(r"Backward\d*$", "", node.name())
 
 
 class SavedTensor:
@@ -63,13 +103,13 @@ class SavedTensor:
         if counter[0] != self.version:
             array = t._array if t is not None else self.array
             grad_fn = t.grad_fn if t is not None else node
-            where = f", which is output {self.output_nr if t is None else t._output_nr} of {grad_fn.name()}," \
+            where = f", which is output {self.output_nr if t is None else t._output_nr} of {_op_name(grad_fn)}," \
                 if grad_fn is not None else ""
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace operation: "
                 f"[{type_description(array)}]{where} is at version {counter[0]}; expected version {self.version} "
                 "instead. Hint: enable anomaly detection to find the operation that failed to compute its "
-                "gradient, with torch.autograd.set_detect_anomaly(True)."
+                "gradient, with tinygrad_edu.autograd.set_detect_anomaly(True, check_nan=False)."
             )
         if t is not None:
             return t
@@ -160,6 +200,29 @@ class Node:
         return self._metadata
 
 
+class CopyBackwards(Node):
+    """The node of a copy made while recording: what ``.grad`` holds after ``backward(create_graph=True)``.
+
+    As in PyTorch, it has two inputs: the fresh destination (no gradient) and the copied source, to
+    which the gradient passes unchanged.
+    """
+
+    def __init__(self, source: Tensor) -> None:
+        super().__init__()
+        self.next_functions = ((None, 0), gradient_edge(source))
+
+    def name(self) -> str:
+        return "tinygrad_edu::autograd::CopyBackwards"  # PyTorch gives its C++ name (torch::autograd::...)
+
+    def apply(self, grad: Tensor) -> tuple:
+        return (None, grad)
+
+
+def _recorded_copy(t: Tensor) -> Tensor:
+    """A copy of ``t`` that autograd can differentiate through (when t requires grad)."""
+    return _wrap(t._array.copy(), CopyBackwards(t) if t._requires_grad else None)
+
+
 class AccumulateGrad(Node):
     """The node standing for a leaf that requires grad: it adds incoming gradients into ``variable.grad``."""
 
@@ -168,26 +231,30 @@ class AccumulateGrad(Node):
         self._seq = sys.maxsize  # as in PyTorch: accumulate as soon as a gradient is ready
         self.variable = variable
 
-    def apply(self, grad: Tensor) -> tuple:
-        from .grad_mode import GradMode
+    def name(self) -> str:
+        return "tinygrad_edu::autograd::AccumulateGrad"  # PyTorch gives its C++ name (torch::autograd::...)
 
+    @property
+    def _tensor_pre_hooks(self) -> dict[int, list] | None:
+        """The leaf's ``register_hook`` hooks, kept on the tensor (which outlives this node). The engine
+        runs them before accumulating, and also before ``autograd.grad`` captures a leaf's gradient."""
+        hooks = self.variable._hooks
+        return {0: hooks} if hooks else None
+
+    def apply(self, grad: Tensor) -> tuple:
         var = self.variable
-        if var._hooks:
-            for hook in list(var._hooks):
-                new = hook(grad)
-                if new is not None:
-                    grad = new
         if var._grad is None:
-            if GradMode.enabled:  # create_graph: keep the gradient's own graph
-                var._grad = grad
+            if GradMode.enabled:  # create_graph: store a recorded copy, so the gradient keeps its own graph
+                var._grad = _recorded_copy(grad)  # (a copy: grad may be the caller's own tensor)
             else:
                 var._grad = _wrap(np.array(grad._array, dtype=var._array.dtype, copy=True))
         elif GradMode.enabled:
             var._grad = var._grad + grad
         else:
             g = var._grad
-            if g._requires_grad or not g._array.flags.writeable:
-                var._grad = _wrap(g._array + grad._array)
-            else:
+            if g._array.flags.writeable:  # in place, as in PyTorch: whoever holds x.grad sees the sum
                 np.add(g._array, grad._array, out=g._array, casting="unsafe")
+                g._version_counter[0] += 1  # (even if that .grad has a graph of its own, from create_graph)
+            else:
+                var._grad = _wrap(g._array + grad._array)
         return ()

@@ -240,13 +240,19 @@ class NllLoss(Function):
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
         t = target._array.reshape(a.shape[:1] + a.shape[2:])
         ignored = t == ignore_index
-        bad = t[~ignored & ((t < 0) | (t >= a.shape[1]))]
-        if bad.size:
+        any_ignored = ignored.any()
+        cols = np.where(ignored, 0, t) if any_ignored else t  # the column of each sample's class
+        if cols.size and (cols.min() < 0 or cols.max() >= a.shape[1]):
+            bad = t[~ignored & ((t < 0) | (t >= a.shape[1]))]
             raise IndexError(f"Target {bad[0]} is out of bounds.")
-        picks = np.expand_dims(np.where(ignored, 0, t), 1)  # the column of each sample's class
-        w = np.ones(a.shape[1], a.dtype) if weight is None else weight._array.astype(a.dtype)
-        w_t = np.where(ignored, 0, w[picks[:, 0]]).astype(a.dtype)  # each sample's weight
-        losses = -np.take_along_axis(a, picks, 1)[:, 0] * w_t
+        picks = cols[:, None]  # the same, lined up with a's dimension 1
+        if weight is None:  # each sample's weight: 1, or 0 if ignored
+            w_t = (~ignored).astype(a.dtype) if any_ignored else np.ones(cols.shape, a.dtype)
+        else:
+            w_t = np.where(ignored, 0, weight._array.astype(a.dtype)[cols]).astype(a.dtype)
+        # (N, C), the usual case: pick one entry per row by fancy indexing, quicker than take_along_axis
+        picked = a[np.arange(a.shape[0]), cols] if a.ndim == 2 else np.take_along_axis(a, picks, 1)[:, 0]
+        losses = -picked * w_t
         total = np.asarray(w_t.sum(), dtype=a.dtype)
         ctx.picks, ctx.w_t, ctx.total = picks, w_t, total
         ctx.shapes = (x._array.shape, a.shape)
@@ -262,7 +268,10 @@ class NllLoss(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         x_shape, a_shape = ctx.shapes
         m = np.zeros(a_shape, dtype=ctx.w_t.dtype)
-        np.put_along_axis(m, ctx.picks, np.expand_dims(-ctx.w_t, 1), 1)
+        if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
+            m[np.arange(a_shape[0]), ctx.picks[:, 0]] = -ctx.w_t
+        else:
+            np.put_along_axis(m, ctx.picks, np.expand_dims(-ctx.w_t, 1), 1)
         if ctx.reduction == "mean" and ctx.total != 0:  # (total 0: every target ignored, m is all 0 already)
             m /= ctx.total
         if ctx.reduction == "none":  # one g per sample: line it up with the rows of m

@@ -3,6 +3,10 @@
 Binary ops broadcast: ``(3, 1) + (4,) -> (3, 4)``. The gradient that comes back has the broadcast
 shape, so each input's gradient is summed back down to the input's own shape with ``sum_to``.
 
+Binary ops also promote, as PyTorch does: inputs of different dtypes are computed in the common one
+(``int64 * float32`` is float32, see ``_dtype.result_type``), with no conversion node in the graph; each
+input's gradient is converted back to its own dtype (:func:`grad_for`).
+
 Derivatives, one line each (``g`` is the incoming gradient d(root)/d(out)), as in PyTorch's
 ``derivatives.yaml``:
 
@@ -14,9 +18,11 @@ mul     out = x * y       dx = g * y             dy = g * x
 div     out = x / y       dx = g / y             dy = -g * x / y**2
 neg     out = -x          dx = -g
 recip   out = 1 / x       dx = -g * out**2
-pow     out = x ** p      dx = g * p * x**(p-1)                     (PowBackward0, p a number)
+pow     out = x ** p      dx = g * p * x**(p-1)                     (PowBackward0, p a number; 0 if p = 0)
 pow     out = x ** y      dx = g * y * x**(y-1)  dy = g * out * ln x  (PowBackward1)
 pow     out = c ** y      dy = g * out * ln c                       (PowBackward2, c a number)
+        (where the power is flat, the formula's 0 * inf = nan is replaced by PyTorch's 0: dx where y = 0,
+        dy where x = 0 and y >= 0)
 exp     out = e**x        dx = g * out
 log     out = ln x        dx = g / x
 sqrt    out = x**0.5      dx = g / (2 * out)
@@ -36,24 +42,49 @@ from typing import Any
 
 import numpy as np
 
+from .._dtype import result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function
 from .shape import sum_to
+
+# IEEE arithmetic, as in PyTorch: 1/0 = inf, 0 * inf = nan, exp(1000) = inf, log(-1) = nan, all silently (numpy
+# would warn about each). Every forward below runs under it (as a decorator, which may nest).
+_ieee = np.errstate(all="ignore")
+
+
+def promoted(ctx: Any, x: Tensor, y: Tensor) -> tuple[np.ndarray, np.ndarray]:
+    """Both inputs' numbers in their promoted dtype (``int64 * float32`` computes in float32), remembering
+    each input's shape and dtype in ``ctx.meta`` for :func:`grad_for`."""
+    a, b = x._array, y._array
+    ctx.meta = ((a.shape, a.dtype), (b.shape, b.dtype))
+    if a.dtype == b.dtype:  # the usual case, nothing to promote: skip the rules below (every binary op runs this)
+        return a, b
+    dt = result_type(a, b)
+    return a.astype(dt, copy=False), b.astype(dt, copy=False)
+
+
+def grad_for(g: Tensor, meta: tuple[tuple[int, ...], np.dtype]) -> Tensor:
+    """A gradient of a broadcast, promoted result, made an input's: summed down to its shape (see ``sum_to``)
+    and converted to its dtype (a float32 input gets a float32 gradient from a float64 result)."""
+    shape, dtype = meta
+    g = sum_to(g, shape)
+    return g if g._array.dtype == dtype else g.to(dtype)
 
 
 class Add(Function):
     node_name = "AddBackward0"
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, alpha: float = 1) -> np.ndarray:
-        ctx.shapes, ctx.alpha = (x._array.shape, y._array.shape), alpha
-        return x._array + (y._array if alpha == 1 else alpha * y._array)
+        a, b = promoted(ctx, x, y)
+        ctx.alpha = alpha
+        return a + (b if alpha == 1 else alpha * b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        sx, sy = ctx.shapes
-        dx = sum_to(g, sx) if ctx.needs_input_grad[0] else None
-        dy = sum_to(g if ctx.alpha == 1 else g * ctx.alpha, sy) if ctx.needs_input_grad[1] else None
+        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(g if ctx.alpha == 1 else g * ctx.alpha, ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy, None
 
 
@@ -61,15 +92,16 @@ class Sub(Function):
     node_name = "SubBackward0"
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, alpha: float = 1) -> np.ndarray:
-        ctx.shapes, ctx.alpha = (x._array.shape, y._array.shape), alpha
-        return x._array - (y._array if alpha == 1 else alpha * y._array)
+        a, b = promoted(ctx, x, y)
+        ctx.alpha = alpha
+        return a - (b if alpha == 1 else alpha * b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        sx, sy = ctx.shapes
-        dx = sum_to(g, sx) if ctx.needs_input_grad[0] else None
-        dy = sum_to(-g if ctx.alpha == 1 else g * -ctx.alpha, sy) if ctx.needs_input_grad[1] else None
+        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(-g if ctx.alpha == 1 else g * -ctx.alpha, ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy, None
 
 
@@ -79,6 +111,7 @@ class Rsub(Function):
     node_name = "RsubBackward1"
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, c: float) -> np.ndarray:
         return (c - x._array).astype(x._array.dtype, copy=False)
 
@@ -92,17 +125,18 @@ class Mul(Function):
     saved_names = ("self", "other")
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         # Save only what backward will use: y is needed for x's gradient, x for y's.
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
-        ctx.shapes = (x._array.shape, y._array.shape)
-        return x._array * y._array
+        a, b = promoted(ctx, x, y)
+        return a * b
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = sum_to(g * y, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
-        dy = sum_to(g * x, ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+        dx = grad_for(g * y, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(g * x, ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy
 
 
@@ -111,17 +145,19 @@ class Div(Function):
     saved_names = ("self", "other")
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
-        ctx.shapes = (x._array.shape, y._array.shape)
-        out = x._array / y._array
-        return out if out.dtype == x._array.dtype or x._array.dtype.kind == "f" else out.astype(np.float32)
+        a, b = promoted(ctx, x, y)
+        if a.dtype.kind != "f":  # true division: integers divide into PyTorch's default float type
+            a, b = a.astype(np.float32), b.astype(np.float32)
+        return a / b  # 1/0 = inf, 0/0 = nan
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = sum_to(g / y, ctx.shapes[0]) if ctx.needs_input_grad[0] else None
-        dy = sum_to(-g * x / (y * y), ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+        dx = grad_for(g / y, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(-g * x / (y * y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy
 
 
@@ -129,6 +165,7 @@ class Neg(Function):
     node_name = "NegBackward0"
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         return -x._array
 
@@ -142,6 +179,7 @@ class Reciprocal(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.reciprocal(_float(x._array)))
         ctx.save_for_backward(result)
@@ -160,6 +198,7 @@ class Pow(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, p: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx._saved_exponent = p
@@ -173,9 +212,21 @@ class Pow(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
         p = ctx._saved_exponent
-        if p == 0:
-            return g * 0, None
+        if p == 0:  # x**0 is constant: a zero gradient with no history, as PyTorch returns (not g * 0)
+            return _wrap(np.zeros(x._array.shape, dtype=g._array.dtype)), None
         return g * (p * x ** (p - 1)), None
+
+
+def _power(base: np.ndarray, exponent: np.ndarray) -> np.ndarray:
+    """``base ** exponent`` element-wise. numpy refuses negative integer exponents of integers; PyTorch
+    gives the integer part of the true power: 1 for a base of 1, +-1 for -1, and 0 otherwise."""
+    if exponent.dtype.kind == "f" or base.dtype.kind == "f" or not np.any(exponent < 0):
+        return np.power(base, exponent)
+    base, exponent = np.broadcast_arrays(base, exponent)
+    out = np.power(base, np.maximum(exponent, 0))
+    negative = exponent < 0
+    out[negative] = np.where(base == 1, 1, np.where(base == -1, 1 - 2 * (exponent % 2), 0))[negative]
+    return out
 
 
 class PowTensor(Function):
@@ -185,28 +236,54 @@ class PowTensor(Function):
     saved_names = ("self", "exponent", "result")
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
-        result = _wrap(np.power(x._array, y._array))
+        result = _wrap(_power(*promoted(ctx, x, y)))  # 0**-1 = inf, (-1)**0.5 = nan
         ctx.save_for_backward(x, y, result)
-        ctx.shapes = (x._array.shape, y._array.shape)
         return result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y, result = ctx.saved_tensors
-        dx = sum_to(g * y * x ** (y - 1), ctx.shapes[0]) if ctx.needs_input_grad[0] else None
-        dy = sum_to(g * result * _log_or_zero(x, y), ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+        dx = grad_for(g * zero_where(y._array == 0, y * x ** (y - 1)), ctx.meta[0]) if ctx.needs_input_grad[0] \
+            else None
+        dy = grad_for(g * result * _log_or_zero(x, y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy
+
+
+def zero_where(mask: np.ndarray, t: Tensor) -> Tensor:
+    """``t`` with exactly 0 where ``mask`` holds (and still differentiable in t).
+
+    For gradients that are 0 on part of the input: where the function is flat (relu below 0, clamp outside
+    its bounds, x**0 in x, 0**y in y), PyTorch *masks* the incoming gradient instead of multiplying it by 0,
+    so an infinite incoming gradient (from ``log(relu(x))``, say) gives 0 there, not inf * 0 = nan.
+    """
+    if not mask.any():
+        return t
+    return MaskedFill.apply(t, mask)
+
+
+class MaskedFill(Function):
+    """``t`` with 0 where ``mask`` holds: ``t.masked_fill(mask, 0)`` in PyTorch. The gradient is masked the
+    same way. (One op: relu's backward runs it every step, and a ``where`` with a tensor of zeros costs
+    several.)"""
+
+    node_name = "MaskedFillBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, t: Tensor, mask: np.ndarray) -> np.ndarray:
+        ctx.mask = mask
+        a = t._array
+        return np.where(mask if mask.shape == a.shape else np.broadcast_to(mask, a.shape), a.dtype.type(0), a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return zero_where(ctx.mask, g), None
 
 
 def _log_or_zero(x: Tensor, y: Tensor) -> Tensor:
     """ln x, but 0 where x == 0 and y >= 0: there 0**y is flat in y and PyTorch defines the gradient as 0."""
-    mask = (x._array == 0) & (y._array >= 0)
-    if not mask.any():
-        return x.log()
-    from .selection import where
-
-    return where(_wrap(mask), x * 0, x.log())
+    return zero_where((x._array == 0) & (y._array >= 0), x.log())
 
 
 class RPow(Function):
@@ -216,16 +293,20 @@ class RPow(Function):
     saved_names = ("exponent", "result")
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, c: float, y: Tensor) -> Tensor:
-        result = _wrap(np.power(np.asarray(c, dtype=_float(y._array).dtype), y._array))
+        result = _wrap(_power(np.asarray(c, dtype=y._array.dtype), y._array))
         ctx.save_for_backward(y, result)
         ctx._saved_self = c
         return result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        _, result = ctx.saved_tensors
-        return None, g * result * float(np.log(ctx._saved_self))
+        y, result = ctx.saved_tensors
+        with np.errstate(all="ignore"):  # (a fresh one: a numpy errstate object cannot be entered twice)
+            log_c = float(np.log(ctx._saved_self))
+        dy = g * result * log_c
+        return None, zero_where(y._array >= 0, dy) if ctx._saved_self == 0 else dy  # 0**y is flat for y >= 0
 
 
 def _float(a: np.ndarray) -> np.ndarray:
@@ -238,6 +319,7 @@ class Exp(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.exp(_float(x._array)))
         ctx.save_for_backward(result)
@@ -254,10 +336,10 @@ class Log(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) = -inf, log(-1) = nan, as in PyTorch
-            return np.log(_float(x._array))
+        return np.log(_float(x._array))  # log(0) = -inf, log(-1) = nan
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
@@ -270,9 +352,9 @@ class Sqrt(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        with np.errstate(invalid="ignore"):
-            result = _wrap(np.sqrt(_float(x._array)))
+        result = _wrap(np.sqrt(_float(x._array)))  # sqrt(-1) = nan
         ctx.save_for_backward(result)
         return result
 
@@ -287,6 +369,7 @@ class Abs(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.abs(x._array)
@@ -301,6 +384,7 @@ class Sign(Function):
     node_name = "SignBackward0"
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         return np.sign(x._array)
 
@@ -314,6 +398,7 @@ class Sin(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.sin(_float(x._array))
@@ -329,6 +414,7 @@ class Cos(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.cos(_float(x._array))
@@ -344,6 +430,7 @@ class Tanh(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.tanh(_float(x._array)))
         ctx.save_for_backward(result)
@@ -352,7 +439,29 @@ class Tanh(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return g * (1 - result * result)
+        return TanhBackward.apply(g, result)  # g * (1 - result * result), as one op
+
+
+class TanhBackward(Function):
+    """tanh's gradient ``g * (1 - y**2)`` (y = tanh x) as a single op, PyTorch's ``tanh_backward``: one
+    dispatch rather than three for every tanh in a backward pass. Differentiable itself, for create_graph:
+    d/dg = 1 - y**2 (this op again), d/dy = -2 g y."""
+
+    node_name = "TanhBackwardBackward0"
+
+    @staticmethod
+    @_ieee
+    def forward(ctx: Any, g: Tensor, y: Tensor) -> np.ndarray:
+        ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, y)
+        a = y._array
+        return g._array * (1 - a * a)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, y = ctx.saved_tensors
+        dg = TanhBackward.apply(gg, y) if ctx.needs_input_grad[0] else None
+        dy = gg * g * y * -2 if ctx.needs_input_grad[1] else None
+        return dg, dy
 
 
 class Sigmoid(Function):
@@ -360,6 +469,7 @@ class Sigmoid(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         a = _float(x._array)
         # 1/(1+e^-x) overflows for very negative x; e^x/(1+e^x) is the same number and safe there.
@@ -371,7 +481,28 @@ class Sigmoid(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return g * result * (1 - result)
+        return SigmoidBackward.apply(g, result)  # g * result * (1 - result), as one op
+
+
+class SigmoidBackward(Function):
+    """sigmoid's gradient ``g * s * (1 - s)`` (s = sigmoid x) as a single op, PyTorch's ``sigmoid_backward``
+    (see TanhBackward). d/dg = s (1 - s) (this op again), d/ds = g (1 - 2 s)."""
+
+    node_name = "SigmoidBackwardBackward0"
+
+    @staticmethod
+    @_ieee
+    def forward(ctx: Any, g: Tensor, s: Tensor) -> np.ndarray:
+        ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, s)
+        a = s._array
+        return g._array * a * (1 - a)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, s = ctx.saved_tensors
+        dg = SigmoidBackward.apply(gg, s) if ctx.needs_input_grad[0] else None
+        ds = gg * g * (1 - 2 * s) if ctx.needs_input_grad[1] else None
+        return dg, ds
 
 
 class Relu(Function):
@@ -379,6 +510,7 @@ class Relu(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.maximum(x._array, 0, dtype=x._array.dtype))
         ctx.save_for_backward(result)
@@ -387,7 +519,7 @@ class Relu(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return g * (result > 0)
+        return zero_where(~(result._array > 0), g)  # masked, not g * mask: an infinite g must give 0, not nan
 
 
 class Clamp(Function):
@@ -395,12 +527,16 @@ class Clamp(Function):
     saved_names = ("self",)
 
     @staticmethod
+    @_ieee
     def forward(ctx: Any, x: Tensor, lo: float | None = None, hi: float | None = None) -> np.ndarray:
         if lo is None and hi is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+            raise RuntimeError("tinygrad_edu.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(x)
         ctx._saved_min, ctx._saved_max = lo, hi
-        return np.clip(x._array, lo, hi).astype(x._array.dtype, copy=False)
+        a = x._array
+        if a.dtype.kind != "f" and (isinstance(lo, float) or isinstance(hi, float)):
+            a = a.astype(np.float32)  # float bounds make an int tensor's result float32 (PyTorch's promotion)
+        return np.clip(a, lo, hi).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -411,4 +547,4 @@ class Clamp(Function):
             keep &= a >= lo
         if hi is not None:
             keep &= a <= hi
-        return g * _wrap(keep), None, None
+        return zero_where(~keep, g), None, None  # masked, not g * keep: an infinite g must give 0, not nan

@@ -14,9 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from .._dtype import LEGACY_NAMES, number_dtype
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function
-from .shape import sum_to
+from .elementwise import grad_for, promoted, zero_where
+from .shape import broadcast_shapes
 
 
 def _array(v: Any) -> Any:
@@ -28,31 +30,36 @@ class Where(Function):
     saved_names = ("condition",)
 
     @staticmethod
-    def forward(ctx: Any, cond: Tensor, x: Tensor, y: Tensor) -> np.ndarray:
+    def forward(ctx: Any, condition: tuple[Tensor], x: Tensor, y: Tensor) -> np.ndarray:
+        # The (bool) condition arrives wrapped in a tuple: an argument that is not a Tensor gets no edge, so
+        # next_functions holds the edges of x and y only, as in PyTorch.
+        (cond,) = condition
         c = cond._array
         if c.dtype != np.bool_:
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                               f"{cond.dtype.name.capitalize()}")
+                               f"{LEGACY_NAMES[cond.dtype].removesuffix('Tensor')}")
         ctx.save_for_backward(cond)
-        ctx.shapes = (x._array.shape, y._array.shape)
-        return np.where(c, x._array, y._array)
+        broadcast_shapes(broadcast_shapes(c.shape, x._array.shape), y._array.shape)
+        return np.where(c, *promoted(ctx, x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (cond,) = ctx.saved_tensors
-        zero = g * 0
-        dx = sum_to(where(cond, g, zero), ctx.shapes[0]) if ctx.needs_input_grad[1] else None
-        dy = sum_to(where(cond, zero, g), ctx.shapes[1]) if ctx.needs_input_grad[2] else None
+        zero = _wrap(np.zeros_like(g._array))  # not g * 0, which is nan where g is infinite
+        dx = grad_for(where(cond, g, zero), ctx.meta[0]) if ctx.needs_input_grad[1] else None
+        dy = grad_for(where(cond, zero, g), ctx.meta[1]) if ctx.needs_input_grad[2] else None
         return None, dx, dy
 
 
 def where(condition: Tensor, x: Any, y: Any) -> Tensor:
-    """Elementwise ``x if condition else y`` (numbers are turned into tensors of the other's dtype)."""
+    """Elementwise ``x if condition else y``. A number takes the other's dtype unless it is of a higher kind
+    (``where(c, int_tensor, 0.5)`` is float32); two numbers give float32 (or int64 for two ints)."""
     if not isinstance(x, Tensor):
-        x = _wrap(np.asarray(x, dtype=y._array.dtype if isinstance(y, Tensor) else np.float32))
+        other = y._array.dtype if isinstance(y, Tensor) else np.dtype(np.float32 if isinstance(y, float) else np.int64)
+        x = _wrap(np.asarray(x, dtype=number_dtype(x, other)))
     if not isinstance(y, Tensor):
-        y = _wrap(np.asarray(y, dtype=x._array.dtype))
-    return Where.apply(condition, x, y)
+        y = _wrap(np.asarray(y, dtype=number_dtype(y, x._array.dtype)))
+    return Where.apply((condition,), x, y)
 
 
 class Maximum(Function):
@@ -64,8 +71,8 @@ class Maximum(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        ctx.shapes = (x._array.shape, y._array.shape)
-        return ctx._forward_cls._op(x._array, y._array)
+        broadcast_shapes(x._array.shape, y._array.shape)
+        return ctx._forward_cls._op(*promoted(ctx, x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -73,8 +80,11 @@ class Maximum(Function):
         a, b = x._array, y._array
         # where the two are equal, each gets half the gradient (PyTorch's convention)
         wx = ctx._forward_cls._pick(a, b) + 0.5 * (a == b)
-        dx = sum_to(g * _wrap(wx.astype(g._array.dtype)), ctx.shapes[0]) if ctx.needs_input_grad[0] else None
-        dy = sum_to(g * _wrap((1 - wx).astype(g._array.dtype)), ctx.shapes[1]) if ctx.needs_input_grad[1] else None
+        wy = 1 - wx  # (masked where 0, not multiplied by 0: an infinite g must give 0, not nan)
+        dx = grad_for(zero_where(wx == 0, g * _wrap(wx.astype(g._array.dtype))), ctx.meta[0]) \
+            if ctx.needs_input_grad[0] else None
+        dy = grad_for(zero_where(wy == 0, g * _wrap(wy.astype(g._array.dtype))), ctx.meta[1]) \
+            if ctx.needs_input_grad[1] else None
         return dx, dy
 
 

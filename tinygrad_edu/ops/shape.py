@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import LEGACY_NAMES
+from .._dtype import LEGACY_NAMES, promote_types
 from .._tensor import Tensor
 from ..autograd.function import Function
 
@@ -35,6 +35,18 @@ def sum_to(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
     dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
     out = grad.sum(dims, keepdim=True) if dims else grad
     return out.reshape(shape) if lead else out
+
+
+def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape two shapes broadcast to (align on the right; a 1 stretches), with PyTorch's message if none."""
+    nd = max(len(a), len(b))
+    a, b = (1,) * (nd - len(a)) + tuple(a), (1,) * (nd - len(b)) + tuple(b)
+    for d in range(nd - 1, -1, -1):  # PyTorch checks from the last dimension, and reports the first misfit
+        m, n = a[d], b[d]
+        if m != n and m != 1 and n != 1:
+            raise RuntimeError(f"The size of tensor a ({m}) must match the size of tensor b ({n}) at non-singleton "
+                               f"dimension {d}")
+    return tuple(n if m == 1 else m for m, n in zip(a, b))
 
 
 def _dim(d: int, ndim: int) -> int:
@@ -74,20 +86,33 @@ class View(Function):
     def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> np.ndarray:
         a = x._array
         ctx.in_shape = a.shape
-        shape = _infer(shape, a.size)
-        out = a.view()
-        try:
-            out.shape = shape  # numpy refuses (instead of copying) when the memory layout does not allow it
-        except AttributeError:
+        out = _reshaped_view(a, _infer(shape, a.size))
+        if out is None:
             raise RuntimeError(
                 "view size is not compatible with input tensor's size and stride (at least one dimension spans "
                 "across two contiguous subspaces). Use .reshape(...) instead."
-            ) from None
+            )
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.reshape(ctx.in_shape), None
+
+
+def _reshaped_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
+    """``a`` seen with a new shape, sharing its memory; None when its layout needs a copy for that."""
+    out = a.view()
+    try:
+        out.shape = shape  # numpy refuses (instead of copying) when the memory layout does not allow it
+    except AttributeError:
+        return None
+    return out
+
+
+class ReshapeAlias(View):
+    """A reshape of a non-contiguous tensor whose strides still allow a view (e.g. ``x.t().reshape(3, 2, 1)``)."""
+
+    node_name = "ReshapeAliasBackward0"
 
 
 class UnsafeView(Function):
@@ -106,11 +131,19 @@ class UnsafeView(Function):
 
 
 def reshape(x: Tensor, *shape: Any) -> Tensor:
-    """``view`` when the memory layout allows it, otherwise a copy (as PyTorch's reshape)."""
+    """A view when the memory layout allows it, otherwise a copy, recorded as PyTorch records them:
+
+    * contiguous input: ``ViewBackward0``;
+    * non-contiguous, but the strides allow the new shape: ``ReshapeAliasBackward0`` (still a view);
+    * otherwise: a contiguous copy (``CloneBackward0``), then ``UnsafeViewBackward0`` on the copy.
+    """
     shape = _shape_arg(shape)
-    if x._array.flags.c_contiguous or x._array.size <= 1:
+    a = x._array
+    if a.flags.c_contiguous or a.size <= 1:
         return View.apply(x, shape)
-    return UnsafeView.apply(x, shape)
+    if _reshaped_view(a, _infer(shape, a.size)) is not None:
+        return ReshapeAlias.apply(x, shape)
+    return UnsafeView.apply(x.contiguous(), shape)
 
 
 def view(x: Tensor, *shape: Any) -> Tensor:
@@ -126,11 +159,11 @@ class Permute(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...]) -> np.ndarray:
         nd = x._array.ndim
-        dims = tuple(_dim(d, nd) for d in dims)
-        if len(dims) != nd:
+        if len(dims) != nd:  # checked before the dims themselves, as PyTorch does
             raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match the "
                                f"length of the desired ordering of dimensions i.e. input.dim() = {nd} is not equal "
                                f"to len(dims) = {len(dims)}")
+        dims = tuple(_dim(d, nd) for d in dims)
         if len(set(dims)) != nd:
             raise RuntimeError("permute(): duplicate dims are not allowed.")
         ctx.dims = dims
@@ -262,8 +295,11 @@ class Cat(Function):
     @staticmethod
     def forward(ctx: Any, dim: int, *xs: Tensor) -> np.ndarray:
         if not xs:
-            raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+            raise ValueError("tinygrad_edu.cat(): expected a non-empty list of Tensors")
         arrays = [x._array for x in xs]
+        for i, a in enumerate(arrays):
+            if a.ndim == 0:
+                raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
         dim = _dim(dim, arrays[0].ndim)
         for i, a in enumerate(arrays):
             if a.ndim != arrays[0].ndim:
@@ -273,16 +309,30 @@ class Cat(Function):
                     raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. Expected size "
                                        f"{arrays[0].shape[d]} but got size {a.shape[d]} for tensor number {i} in "
                                        "the list.")
-        ctx.dim, ctx.sizes = dim, [a.shape[dim] for a in arrays]
-        return np.concatenate(arrays, axis=dim)
+        ctx.dim, ctx.sizes, ctx.dtypes = dim, [a.shape[dim] for a in arrays], [a.dtype for a in arrays]
+        return np.concatenate(_promoted_all(arrays), axis=dim)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         grads, start = [], 0
         for i, n in enumerate(ctx.sizes):
-            grads.append(g.narrow(ctx.dim, start, n) if ctx.needs_input_grad[i + 1] else None)
+            grads.append(_as_dtype(g.narrow(ctx.dim, start, n), ctx.dtypes[i]) if ctx.needs_input_grad[i + 1]
+                         else None)
             start += n
         return (None, *grads)
+
+
+def _promoted_all(arrays: list[np.ndarray]) -> list[np.ndarray]:
+    """The arrays in their common dtype (PyTorch's promotion: ``cat([int64, float32])`` is float32)."""
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        dt = promote_types(dt, a.dtype)
+    return [a.astype(dt, copy=False) for a in arrays]
+
+
+def _as_dtype(g: Tensor, dtype: np.dtype) -> Tensor:
+    """A gradient in its input's dtype (the result, and so g, may be of a wider one)."""
+    return g if g._array.dtype == dtype else g.to(dtype)
 
 
 class Stack(Function):
@@ -299,11 +349,40 @@ class Stack(Function):
                 raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(xs[0].shape)} at entry "
                                    f"0 and {list(x.shape)} at entry {i}")
         ctx.dim = _dim(dim, xs[0]._array.ndim + 1)
-        return np.stack([x._array for x in xs], axis=ctx.dim)
+        ctx.dtypes = [x._array.dtype for x in xs]
+        return np.stack(_promoted_all([x._array for x in xs]), axis=ctx.dim)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return (None, *[g.select(ctx.dim, i) if need else None for i, need in enumerate(ctx.needs_input_grad[1:])])
+        return (None, *[_as_dtype(g.select(ctx.dim, i), ctx.dtypes[i]) if need else None
+                        for i, need in enumerate(ctx.needs_input_grad[1:])])
+
+
+class Unbind(Function):
+    """Split along ``dim`` into one view per index (``list(x)`` and ``for row in x`` give these).
+
+    Each output is ``x.select(dim, i)``; together their gradients are ``stack(gs, dim)`` (an output that got
+    no gradient contributes zeros).
+    """
+
+    node_name = "UnbindBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> tuple[np.ndarray, ...]:
+        a = x._array
+        if a.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        ctx.dim = dim = _dim(dim, a.ndim)
+        return tuple(a[(slice(None),) * dim + (i,)] for i in range(a.shape[dim]))
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        return Stack.apply(ctx.dim, *grads), None
+
+
+def unbind(x: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
+    return Unbind.apply(x, dim)
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
@@ -328,7 +407,10 @@ class Index(Function):
     def forward(ctx: Any, x: Tensor, key: Any) -> np.ndarray:
         ctx.in_shape, ctx.key = x._array.shape, key
         try:
-            return x._array[key]
+            out = x._array[key]
+            if isinstance(out, np.generic):  # one element: numpy gives a scalar (a copy); with "..." a 0-d view
+                out = x._array[(*key, Ellipsis) if isinstance(key, tuple) else (key, Ellipsis)]
+            return out
         except IndexError as e:
             raise IndexError(str(e).replace("axis", "dimension")) from None
 
@@ -382,8 +464,14 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     keys = key if isinstance(key, tuple) else (key,)
     keys = tuple(_to_numpy_key(k) for k in keys)
     if x._array.ndim == 0 and keys and keys[0] is not None and keys[0] is not Ellipsis:
-        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
-                         "C++ to convert a 0-dim tensor to a number")
+        first = keys[0]  # a 0-d tensor has no dimension to index; only a bool (mask) key adds one
+        if isinstance(first, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if isinstance(first, (int, np.integer)) and not isinstance(first, (bool, np.bool_)):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        if not isinstance(first, (bool, np.bool_)) and getattr(first, "dtype", None) != np.bool_:
+            raise IndexError("too many indices for tensor of dimension 0")
     if not all(isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis for k in keys):
         return Index.apply(x, keys if isinstance(key, tuple) else keys[0])
     # Basic indexing: apply one dimension at a time, exactly as PyTorch records it.
