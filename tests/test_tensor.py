@@ -119,8 +119,6 @@ def test_requires_grad_on_an_integer_tensor_is_refused() -> None:
     as_pytorch(lambda lib: lib.tensor([1, 2]).requires_grad_(False), (None, "tensor([1, 2])", []))
 
 
-@pytest.mark.xfail(strict=True, reason="tinygrad_edu/_creation.py (not ours): the copy-construct warning says "
-                   "'clone().detach()' where PyTorch 2.13 says 'sourceTensor.detach().clone()'")
 def test_tensor_of_a_tensor_warns_as_pytorch() -> None:
     as_pytorch(lambda lib: lib.tensor(lib.tensor([1.0, 2.0])), (None, "tensor([1., 2.])", [
         "UserWarning: To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "

@@ -81,8 +81,8 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
     if isinstance(data, Tensor):
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
-                      "sourceTensor.clone().detach().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
                       UserWarning, stacklevel=2)
     if isinstance(data, np.ndarray):
         array = np.array(data, dtype=_np_dtype(dtype, data.dtype))

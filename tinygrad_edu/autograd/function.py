@@ -65,7 +65,7 @@ class FunctionCtx:
             raise RuntimeError(FREED_MESSAGE)
         if self._saved is None:
             return tuple(self._to_save)
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])  # (a list: quicker than a generator)
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
         """Outputs that have no gradient (e.g. argmax indices): they will not require grad."""
@@ -154,20 +154,25 @@ class Function(metaclass=FunctionMeta):
         many = isinstance(out, tuple)
         outputs = out if many else (out,)
         results = []
-        if type(out) is np.ndarray and not cls.is_view:
+        if type(out) is np.ndarray:
             # Fast path for the usual case, one plain array out (every built-in op but a few): wrap it and,
             # when recording, make ctx its grad_fn. This is what the loop below does, minus its checks;
             # it matters because every op, and every op of every backward formula, comes through here.
+            result = _wrap(out, ctx) if record and out.dtype.kind == "f" else _wrap(out)
+            if cls.is_view:  # shares the input's storage, so its version counter too
+                base = args[0]
+                result._version_counter = base._version_counter
+                result._base = base._base if base._base is not None else base
             if not record:
-                return _wrap(out)
-            results.append(_wrap(out, ctx) if out.dtype.kind == "f" else _wrap(out))
+                return result
+            results.append(result)
             outputs = ()
         for i, o in enumerate(outputs):
             if isinstance(o, np.ndarray):
                 o = _wrap(o)
             elif isinstance(o, np.generic):  # numpy turns 0-d results into scalars; a tensor needs an array
                 o = _wrap(np.asarray(o))
-            elif isinstance(o, Tensor) and record and (any(o is a for a in args) or o.grad_fn is not None):
+            elif isinstance(o, Tensor) and record and (o.grad_fn is not None or _is_one_of(o, args)):
                 view = _wrap(o._array)  # forward returned an input (or a tensor with history): a new identity
                 view._version_counter = o._version_counter
                 o = view
@@ -180,8 +185,14 @@ class Function(metaclass=FunctionMeta):
             results.append(o)
 
         if record:
-            ctx.next_functions = tuple([gradient_edge(a) for a in args if isinstance(a, Tensor)])
-            ctx._input_is_tensor = tuple([isinstance(a, Tensor) for a in args])
+            # One edge per tensor argument (numbers, dims... get none), and which arguments were tensors.
+            edges, is_tensor = [], []
+            for a in args:
+                tensor = isinstance(a, Tensor)
+                is_tensor.append(tensor)
+                if tensor:
+                    edges.append(gradient_edge(a))
+            ctx.next_functions, ctx._input_is_tensor = tuple(edges), tuple(is_tensor)
             if many:
                 ctx._num_outputs = len(outputs)
                 ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, Tensor) else ((), np.float32)

@@ -1,0 +1,5 @@
+"""``python -m benchmarks [--quick]``."""
+
+from .run import main
+
+raise SystemExit(main())

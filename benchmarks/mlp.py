@@ -1,0 +1,131 @@
+"""Case (b): one training step of an MLP, 64x784 -> 128 -> 10 (Linear, ReLU, Linear, cross-entropy, SGD).
+
+A step is ``zero_grad``, forward, loss, ``backward``, ``step``. The floor is :class:`NumpyMLP`, the same
+step written by hand with numpy arrays; tinygrad_edu's overhead is its time divided by that one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+import tinygrad_edu as tg
+from tinygrad_edu import nn
+
+from .common import Result, measure, optional, seed_all
+
+LR = 0.01
+
+
+def make_data(batch: int, n_in: int, n_out: int) -> tuple[np.ndarray, np.ndarray]:
+    """A seeded batch: float32 inputs and int64 class labels."""
+    rng = seed_all()
+    return rng.standard_normal((batch, n_in)).astype(np.float32), rng.integers(0, n_out, batch).astype(np.int64)
+
+
+def make_model(n_in: int, n_hidden: int, n_out: int) -> nn.Sequential:
+    seed_all()
+    tg.manual_seed(0)
+    return nn.Sequential(nn.Linear(n_in, n_hidden), nn.ReLU(), nn.Linear(n_hidden, n_out))
+
+
+def tinygrad_step(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> Callable[[], tg.Tensor]:
+    """The step as a learner writes it with tinygrad_edu; calling it returns the loss."""
+    xt, yt = tg.tensor(x), tg.tensor(y)
+    loss_fn = nn.CrossEntropyLoss()
+    opt = tg.optim.SGD(model.parameters(), lr=LR)
+
+    def step() -> tg.Tensor:
+        opt.zero_grad()
+        loss = loss_fn(model(xt), yt)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+class NumpyMLP:
+    """The same two-layer MLP and SGD step, forward and backward written by hand with numpy (float32).
+
+    ``w1`` is (hidden, in) and ``w2`` (out, hidden), as in ``nn.Linear``, so weights can be copied over.
+    """
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
+        self.w1, self.b1, self.w2, self.b2 = (a.copy() for a in (w1, b1, w2, b2))
+        self.grads: dict[str, np.ndarray] = {}
+
+    @classmethod
+    def like(cls, model: nn.Sequential) -> NumpyMLP:
+        """A numpy copy of a tinygrad_edu model's current weights."""
+        return cls(*(p.detach().numpy() for p in model.parameters()))
+
+    def step(self, x: np.ndarray, y: np.ndarray) -> float:
+        """One SGD step on (x, y); returns the loss and leaves the gradients in ``self.grads``."""
+        n = x.shape[0]
+        h = x @ self.w1.T + self.b1
+        r = np.maximum(h, 0)
+        z = r @ self.w2.T + self.b2
+        z = z - z.max(axis=1, keepdims=True)  # log-softmax, shifted for stability
+        e = np.exp(z)
+        s = e.sum(axis=1, keepdims=True)
+        rows = np.arange(n)
+        loss = float(np.log(s[:, 0]).mean() - z[rows, y].mean())
+        dz = e / s  # d(mean cross-entropy)/dz = (softmax - onehot) / n
+        dz[rows, y] -= 1
+        dz /= n
+        dw2, db2 = dz.T @ r, dz.sum(axis=0)
+        dh = dz @ self.w2
+        dh *= h > 0
+        dw1, db1 = dh.T @ x, dh.sum(axis=0)
+        self.grads = {"w1": dw1, "b1": db1, "w2": dw2, "b2": db2}
+        self.w1 -= LR * dw1
+        self.b1 -= LR * db1
+        self.w2 -= LR * dw2
+        self.b2 -= LR * db2
+        return loss
+
+
+def torch_step(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> Callable[[], object] | None:
+    torch = optional("torch")
+    if torch is None:
+        return None
+    params = [torch.tensor(p.detach().numpy()) for p in model.parameters()]
+    tmodel = torch.nn.Sequential(torch.nn.Linear(params[0].shape[1], params[0].shape[0]), torch.nn.ReLU(),
+                                 torch.nn.Linear(params[2].shape[1], params[2].shape[0]))
+    with torch.no_grad():
+        for p, v in zip(tmodel.parameters(), params):
+            p.copy_(v)
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    opt = torch.optim.SGD(tmodel.parameters(), lr=LR)
+
+    def step() -> object:
+        opt.zero_grad()
+        loss = loss_fn(tmodel(xt), yt)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+def run_mlp(quick: bool) -> list[Result]:
+    batch, n_in, n_hidden, n_out = 64, 784, 128, 10
+    repeat = 5 if quick else 200
+    case = f"b. MLP training step ({batch}x{n_in} -> {n_hidden} -> {n_out}, SGD)"
+    x, y = make_data(batch, n_in, n_out)
+    model = make_model(n_in, n_hidden, n_out)
+    ref = NumpyMLP.like(model)
+    steps: list[tuple[str, Callable[[], object] | None]] = [
+        ("numpy (by hand)", lambda: ref.step(x, y)),
+        ("torch", torch_step(model, x, y)),
+        ("tinygrad_edu", tinygrad_step(model, x, y)),
+    ]
+    results = []
+    for library, step in steps:
+        if step is not None:
+            median, best = measure(step, repeat, warmup=3)
+            results.append(Result(case, library, median, best, repeat))
+    return results

@@ -1,0 +1,146 @@
+"""Cases (a) and (c): per-op overhead, measured on a long chain of ops on tiny tensors.
+
+One link of the chain is four ops on 3-element tensors, ``y = exp(tanh(y * w + b))``, so a chain of
+``n_ops`` ops has ``n_ops // 4`` links; the loss is ``y.sum()`` and one run is forward plus backward.
+With 3 numbers per tensor the arithmetic costs nothing: what is measured is the bookkeeping of each op
+(creating the tensor and its node, and running the node in backward).
+
+micrograd works on scalars, so each op there is 3 scalar ops (one per element). micrograd (PyPI 0.1.0)
+has no exp or tanh, so its link is ``y = sqrt(relu(y * w + b))``: four ops of the same kind.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import numpy as np
+
+import tinygrad_edu as tg
+
+from .common import Result, measure, optional, seed_all
+
+OPS_PER_LINK = 4
+
+
+def _inputs(n: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = seed_all()
+    x = rng.uniform(0.5, 1.0, n).astype(np.float32)
+    w = rng.uniform(0.5, 1.0, n).astype(np.float32)
+    b = rng.uniform(0.0, 0.5, n).astype(np.float32)
+    return x, w, b
+
+
+def tinygrad_chain(n_ops: int) -> Callable[[], tuple]:
+    """One run: the chain through tinygrad_edu, then ``backward``; returns the three gradients."""
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def run() -> tuple:
+        x, w, b = (tg.tensor(a, requires_grad=True) for a in (xa, wa, ba))
+        y = x
+        for _ in range(links):
+            y = (y * w + b).tanh().exp()
+        y.sum().backward()
+        return x.grad, w.grad, b.grad
+
+    return run
+
+
+def numpy_chain(n_ops: int) -> Callable[[], tuple]:
+    """The floor: the same chain with numpy arrays, forward and backward written by hand."""
+    x, w, b = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def run() -> tuple:
+        saved = []
+        y = x
+        for _ in range(links):
+            t = np.tanh(y * w + b)
+            e = np.exp(t)
+            saved.append((y, t, e))
+            y = e
+        g = np.ones_like(y)  # d(sum)/dy
+        gw, gb = np.zeros_like(w), np.zeros_like(b)
+        for y_in, t, e in reversed(saved):
+            g = g * e  # exp
+            g = g * (1 - t * t)  # tanh
+            gb += g  # add
+            gw += g * y_in  # mul: d/dw
+            g = g * w  # mul: d/dy
+        return g, gw, gb
+
+    return run
+
+
+def torch_chain(n_ops: int) -> Callable[[], tuple] | None:
+    torch = optional("torch")
+    if torch is None:
+        return None
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def run() -> tuple:
+        x, w, b = (torch.tensor(a, requires_grad=True) for a in (xa, wa, ba))
+        y = x
+        for _ in range(links):
+            y = (y * w + b).tanh().exp()
+        y.sum().backward()
+        return x.grad, w.grad, b.grad
+
+    return run
+
+
+def micrograd_chain(n_ops: int) -> Callable[[], tuple] | None:
+    engine = optional("micrograd.engine")
+    if engine is None:
+        return None
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+    # micrograd sorts its graph recursively: one Python frame per node on the longest path.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 3 * n_ops + 1000))
+
+    def run() -> tuple:
+        x, w, b = ([engine.Value(float(v)) for v in a] for a in (xa, wa, ba))
+        y = x
+        for _ in range(links):
+            y = [((yi * wi + bi).relu()) ** 0.5 for yi, wi, bi in zip(y, w, b)]
+        loss = y[0] + y[1] + y[2]
+        loss.backward()
+        return [v.grad for v in x], [v.grad for v in w], [v.grad for v in b]
+
+    return run
+
+
+def run_per_op(quick: bool) -> list[Result]:
+    """Case (a): a ~1000-op chain, forward + backward, reported per op."""
+    n_ops, repeat = (200, 3) if quick else (1000, 30)
+    case = f"a. per-op overhead ({n_ops}-op chain, 3 elements)"
+    results = []
+    for library, make in [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain),
+                          ("torch", torch_chain), ("micrograd", micrograd_chain)]:
+        fn = make(n_ops)
+        if fn is None:
+            continue
+        median, best = measure(fn, repeat)
+        note = "3 scalar Values per op; sqrt(relu(.)) for exp(tanh(.))" if library == "micrograd" else ""
+        results.append(Result(case, library, median, best, repeat, ops=n_ops, note=note))
+    return results
+
+
+def run_long_chain(quick: bool) -> list[Result]:
+    """Case (c): a 100 000-op chain must run (no recursion limit) and give finite gradients."""
+    n_ops, repeat = (2_000, 1) if quick else (100_000, 3)
+    case = f"c. {n_ops:,}-op chain, forward + backward"
+    results = []
+    for library, make in [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain),
+                          ("torch", torch_chain)]:
+        fn = make(n_ops)
+        if fn is None:
+            continue
+        grads = fn()
+        ok = all(np.isfinite(np.asarray(g, dtype=np.float64)).all() for g in grads)
+        median, best = measure(fn, repeat, warmup=0)
+        results.append(Result(case, library, median, best, repeat, ops=n_ops,
+                              note="gradients finite" if ok else "NON-FINITE GRADIENTS"))
+    return results

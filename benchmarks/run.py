@@ -1,0 +1,150 @@
+"""Run the benchmarks, print a table, and write it (markdown) to ``benchmarks/results.md``.
+
+    python -m benchmarks            # full run, about two minutes; writes benchmarks/results.md
+    python -m benchmarks --quick    # smoke run in seconds; prints only (unless --output is given)
+    python -m benchmarks --cases ab # only cases a and b
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .common import Result, optional
+from .memory import measure_growth
+from .mlp import run_mlp
+from .per_op import run_long_chain, run_per_op
+
+RESULTS = Path(__file__).resolve().parent / "results.md"
+
+# The spec's targets. Ratios are tinygrad_edu's time divided by the other's (lower is better), both the
+# fastest of the repeats: on a shared machine the minimum is the least disturbed estimate of the cost.
+PER_OP_VS_TORCH = 1.0
+MLP_VS_NUMPY = 1.3
+
+
+def _fmt_time(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def _find(results: list[Result], case_prefix: str, library: str) -> Result | None:
+    return next((r for r in results if r.case.startswith(case_prefix) and r.library == library), None)
+
+
+def _ratio(results: list[Result], case_prefix: str, other: str) -> float | None:
+    """tinygrad_edu's best time over ``other``'s, in the case starting with ``case_prefix``."""
+    mine, theirs = _find(results, case_prefix, "tinygrad_edu"), _find(results, case_prefix, other)
+    if mine is None or theirs is None:
+        return None
+    return mine.best / theirs.best
+
+
+def timing_table(results: list[Result]) -> str:
+    lines = ["| case | library | median | min | per op (min) | × numpy (min) | notes |",
+             "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in results:
+        floor = _find(results, r.case, "numpy (by hand)")
+        per_op = _fmt_time(r.best / r.ops) if r.ops else ""
+        vs_numpy = f"{r.best / floor.best:.2f}" if floor else ""
+        name = f"**{r.library}**" if r.library == "tinygrad_edu" else r.library
+        lines.append(f"| {r.case} | {name} | {_fmt_time(r.seconds)} | {_fmt_time(r.best)} | {per_op} | "
+                     f"{vs_numpy} | {r.note} |")
+    return "\n".join(lines)
+
+
+def memory_table(growth: dict) -> str:
+    rss = "n/a" if growth["rss"] is None else f"{growth['rss']:,} B"
+    return "\n".join([
+        "| d. small MLP (32x20 -> 32 -> 4, SGD), after warm-up | value |",
+        "| --- | ---: |",
+        f"| steps measured | {growth['steps']:,} |",
+        f"| traced growth (tracemalloc: Python + numpy) | {growth['traced']:,} B |",
+        f"| traced growth per step | {growth['traced'] / growth['steps']:.3f} B |",
+        f"| RSS growth | {rss} |",
+        f"| cyclic garbage per step (objects only the GC frees) | {growth['cyclic_per_step']:g} |",
+    ])
+
+
+def _verdict(value: float | None, limit: float) -> tuple[str, str]:
+    if value is None:
+        return "not measured", ""
+    return f"{value:.2f}×", "yes" if value <= limit else "**no**"
+
+
+def targets_table(results: list[Result], growth: dict | None) -> str:
+    lines = ["| target | measured | met |", "| --- | ---: | :---: |"]
+    if _find(results, "a.", "tinygrad_edu"):
+        value, met = _verdict(_ratio(results, "a.", "torch"), PER_OP_VS_TORCH)
+        lines.append(f"| per-op overhead no worse than torch's (tinygrad_edu / torch ≤ {PER_OP_VS_TORCH}) "
+                     f"| {value} | {met} |")
+        value, _ = _verdict(_ratio(results, "a.", "micrograd"), 1.0)
+        lines.append(f"| (for reference) per-op, tinygrad_edu / micrograd (3 scalars) | {value} | |")
+    if _find(results, "b.", "tinygrad_edu"):
+        value, met = _verdict(_ratio(results, "b.", "numpy (by hand)"), MLP_VS_NUMPY)
+        lines.append(f"| MLP step within {MLP_VS_NUMPY}× hand-written numpy | {value} | {met} |")
+        value, _ = _verdict(_ratio(results, "b.", "torch"), 1.0)
+        lines.append(f"| (for reference) MLP step, tinygrad_edu / torch | {value} | |")
+    chain = _find(results, "c.", "tinygrad_edu")
+    if chain:
+        ok = "yes" if chain.note == "gradients finite" else "**no**"
+        lines.append(f"| long chain runs, gradients finite | {_fmt_time(chain.seconds)} | {ok} |")
+    if growth is not None:
+        # A leak of even one small object per step adds 16+ bytes per step; a few bytes in total that do not grow
+        # with the number of steps are Python's bookkeeping (which objects happen to be alive at the snapshot).
+        per_step = growth["traced"] / growth["steps"]
+        met = "yes" if per_step < 1 and growth["cyclic_per_step"] == 0 else "**no**"
+        lines.append(f"| zero memory growth per step after warm-up | {per_step:.2f} B/step "
+                     f"({growth['traced']:,} B in all) | {met} |")
+    return "\n".join(lines)
+
+
+def environment() -> str:
+    torch, micrograd = optional("torch"), optional("micrograd")
+    versions = [f"Python {platform.python_version()}", f"numpy {np.__version__}",
+                f"torch {torch.__version__}" if torch else "torch not installed",
+                "micrograd installed" if micrograd else "micrograd not installed"]
+    return (f"{datetime.date.today().isoformat()}, {platform.machine()} {platform.system()}, {os.cpu_count()} CPUs, "
+            f"one BLAS/torch thread; {', '.join(versions)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes and few repeats: a smoke run")
+    parser.add_argument("--cases", default="abcd", help="which cases to run, e.g. 'ab' (default: abcd)")
+    parser.add_argument("--output", type=Path, default=None,
+                        help=f"where to write the markdown (default: {RESULTS.name} for a full run, none for --quick)")
+    args = parser.parse_args(argv)
+    output = args.output if args.output is not None else (None if args.quick else RESULTS)
+
+    results: list[Result] = []
+    growth = None
+    for case, run in [("a", run_per_op), ("b", run_mlp), ("c", run_long_chain)]:
+        if case in args.cases:
+            print(f"running case {case} ...", file=sys.stderr, flush=True)
+            results += run(args.quick)
+    if "d" in args.cases:
+        print("running case d ...", file=sys.stderr, flush=True)
+        growth = measure_growth(50 if args.quick else 2000, warmup=10 if args.quick else 300)
+
+    sections = [f"Measured {environment()}{' (--quick: smoke-test sizes, not representative)' if args.quick else ''}."]
+    if results:
+        sections.append(timing_table(results))
+    if growth is not None:
+        sections.append(memory_table(growth))
+    sections.append(targets_table(results, growth))
+    text = "\n\n".join(sections) + "\n"
+    print(text, end="")
+    if output is not None:
+        output.write_text(text)
+        print(f"written to {output}", file=sys.stderr)
+    return 0

@@ -1,0 +1,67 @@
+"""The benchmarks run (quick mode only), and the step they time computes what the hand-written numpy
+step computes. Correctness only: nothing here looks at how long anything took."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # benchmarks/ is a folder of the repository, not part of the installed package
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import mlp, per_op, run  # noqa: E402
+
+
+def test_quick_run_prints_and_writes_the_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "results.md"
+    assert run.main(["--quick", "--output", str(out)]) == 0
+    text = out.read_text()
+    assert text == capsys.readouterr().out
+    for heading in ("| case | library |", "| target | measured | met |", "traced growth"):
+        assert heading in text
+    for case in ("a. per-op overhead", "b. MLP training step", "c. 2,000-op chain"):
+        assert f"| {case}" in text and "**tinygrad_edu**" in text
+    assert "NON-FINITE" not in text
+
+
+def test_quick_run_writes_nothing_unless_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run, "RESULTS", tmp_path / "results.md")
+    assert run.main(["--quick", "--cases", "c"]) == 0
+    assert not (tmp_path / "results.md").exists()
+
+
+def test_mlp_step_matches_hand_written_numpy() -> None:
+    """Same weights in, same loss, gradients and updated weights out, over a few steps."""
+    x, y = mlp.make_data(16, 20, 5)
+    model = mlp.make_model(20, 12, 5)
+    ref = mlp.NumpyMLP.like(model)
+    step = mlp.tinygrad_step(model, x, y)
+    for _ in range(3):
+        loss = step()
+        ref_loss = ref.step(x, y)
+        np.testing.assert_allclose(loss.item(), ref_loss, rtol=1e-5)
+        params = dict(zip(["w1", "b1", "w2", "b2"], model.parameters()))
+        for name, p in params.items():
+            assert p.grad.dtype == p.dtype and p.grad.shape == p.shape
+            np.testing.assert_allclose(p.grad.numpy(), ref.grads[name], rtol=1e-4, atol=1e-6, err_msg=name)
+            np.testing.assert_allclose(p.detach().numpy(), getattr(ref, name), rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+def test_hand_written_chain_gradients_match_tinygrad() -> None:
+    """The numpy floor of the per-op case computes the same gradients as the library it is compared with."""
+    ours = [np.asarray(g) for g in per_op.tinygrad_chain(40)()]
+    floor = per_op.numpy_chain(40)()
+    for a, b in zip(ours, floor):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
+def test_memory_growth_is_measured() -> None:
+    from benchmarks.memory import measure_growth
+
+    growth = measure_growth(steps=5, warmup=2)
+    assert set(growth) == {"steps", "traced", "rss", "cyclic_per_step"}
+    assert growth["cyclic_per_step"] == 0  # the training step leaves no reference cycles behind
