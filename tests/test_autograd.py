@@ -1396,3 +1396,12 @@ def test_gradcheck_argument_errors() -> None:
            "requires_grad=True.")
     with pytest.warns(UserWarning, match="^Input #0 requires gradient and is not a double precision floating point"):
         assert tg.autograd.gradcheck(lambda a: a * 2, (tg.tensor([1.0], requires_grad=True),), eps=1e-3, atol=1e-2)
+
+
+def test_summing_opposite_infinite_gradients_gives_nan_silently() -> None:
+    """Two paths bring +inf and -inf to one tensor: the sum is nan, with no numpy warning (PyTorch's behaviour)."""
+    x = tg.tensor([0.0, 1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        (x.log() - x.log() * 1).sum().backward()
+    assert np.isnan(x.grad.numpy()[0]) and x.grad.numpy()[1] == 0

@@ -282,7 +282,8 @@ def _sum_gradients(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
     after the dispatch every op pays. This happens once per extra use of a tensor, e.g. of each weight.
     """
     if not create_graph and a._array.shape == b._array.shape and a._array.dtype == b._array.dtype:
-        return _wrap(a._array + b._array)
+        with np.errstate(invalid="ignore"):  # inf + -inf is nan, silently, as in PyTorch
+            return _wrap(a._array + b._array)
     return a + b
 
 
