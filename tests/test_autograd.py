@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import re
 import sys
 import time
 import warnings
@@ -22,60 +21,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+# ------------------------------------------------------------------------------------------------ the oracle
+from _oracle import as_pytorch, oracle, outcome, raises
+
 import tinygrad_edu as tg
 from tinygrad_edu import _tensor
 from tinygrad_edu.autograd import Function
 from tinygrad_edu.autograd.gradcheck import GradcheckError
-
-
-# ------------------------------------------------------------------------------------------------ the oracle
-@functools.cache
-def oracle() -> ModuleType | None:
-    """PyTorch, if installed (it is only ever the yardstick, never a dependency)."""
-    try:
-        import torch
-    except ImportError:
-        return None
-    return torch
-
-
-def normalise(text: str) -> str:
-    """PyTorch's text as tinygrad_edu writes it: our module name, no object addresses, no C++ source locations."""
-    text = re.sub(r" \(Triggered internally at [^)]*\)", "", text)
-    text = re.sub(r" at 0x[0-9a-f]+", " at 0x...", text)
-    return re.sub(r"(?<![\w/#])torch(?=[.:])", "tinygrad_edu", text)  # not in "pytorch.org" or URL anchors
-
-
-Outcome = tuple[str | None, str, list[str]]
-
-
-def outcome(fn: Callable[[ModuleType], Any], lib: ModuleType) -> Outcome:
-    """What ``fn(lib)`` did: (exception type or None, message or repr of the result, warnings as "Category: text")."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = fn(lib)
-        except Exception as e:
-            kind, text = type(e).__name__, str(e)
-        else:
-            kind, text = None, repr(result)
-    return kind, normalise(text), [f"{w.category.__name__}: {normalise(str(w.message))}" for w in caught]
-
-
-def as_pytorch(fn: Callable[[ModuleType], Any], expected: Outcome | None = None) -> Outcome:
-    """Run ``fn`` with tinygrad_edu (checking ``expected`` if given) and, if torch is installed, with torch too."""
-    ours = outcome(fn, tg)
-    if expected is not None:
-        assert ours == expected
-    torch = oracle()
-    if torch is not None:
-        assert ours == outcome(fn, torch)
-    return ours
-
-
-def raises(fn: Callable[[ModuleType], Any], exc: type[Exception], message: str) -> None:
-    """``fn`` raises ``exc(message)`` with no warning, in tinygrad_edu and in PyTorch."""
-    as_pytorch(fn, (exc.__name__, message, []))
 
 
 def returns(fn: Callable[[ModuleType], Any], text: str) -> None:
