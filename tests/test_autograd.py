@@ -725,7 +725,7 @@ def test_saved_values_on_nodes() -> None:
         lib.tensor([1.0], requires_grad=True).exp()), RuntimeError, FREED)
 
 
-@pytest.mark.xfail(strict=True, reason="tinygrad_edu/_tensor_ops.py (not ours): _as_tensor wraps a Python number "
+@pytest.mark.xfail(strict=True, reason="not implemented yet: _tensor_ops._as_tensor wraps a Python number "
                    "in the other operand's dtype (x * 2 saves tensor(2.)); PyTorch keeps the number's own type "
                    "(tensor(2), int64) for the wrapped scalar")
 def test_a_saved_python_number_keeps_its_type() -> None:
