@@ -30,8 +30,11 @@ class Result:
     note: str = ""
 
 
-def measure(fn: Callable[[], object], repeat: int, warmup: int = 1) -> tuple[float, float]:
-    """Call ``fn`` ``warmup`` times untimed, then ``repeat`` times timed; return (median, min) in seconds.
+def measure(fns: dict[str, Callable[[], object]], repeat: int, warmup: int = 1) -> dict[str, tuple[float, float]]:
+    """Time each function ``repeat`` times (after ``warmup`` untimed calls); return (median, min) seconds each.
+
+    The functions take turns, one call each per round, so a spell of machine noise (another process, a
+    CPU slowing down) falls on all of them alike rather than on whichever was running at the time.
 
     The garbage collector stays on, as in a real program: a library that makes many Python objects per
     op pays for their collection too. But everything alive before timing (modules, torch's large heap)
@@ -41,16 +44,18 @@ def measure(fn: Callable[[], object], repeat: int, warmup: int = 1) -> tuple[flo
     gc.collect()
     gc.freeze()
     try:
-        for _ in range(warmup):
-            fn()
-        times = []
+        for fn in fns.values():
+            for _ in range(warmup):
+                fn()
+        times: dict[str, list[float]] = {name: [] for name in fns}
         for _ in range(repeat):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
+            for name, fn in fns.items():
+                start = time.perf_counter()
+                fn()
+                times[name].append(time.perf_counter() - start)
     finally:
         gc.unfreeze()
-    return statistics.median(times), min(times)
+    return {name: (statistics.median(t), min(t)) for name, t in times.items()}
 
 
 def seed_all(seed: int = SEED) -> np.random.Generator:

@@ -123,9 +123,5 @@ def run_mlp(quick: bool) -> list[Result]:
         ("torch", torch_step(model, x, y)),
         ("tinygrad_edu", tinygrad_step(model, x, y)),
     ]
-    results = []
-    for library, step in steps:
-        if step is not None:
-            median, best = measure(step, repeat, warmup=3)
-            results.append(Result(case, library, median, best, repeat))
-    return results
+    timings = measure({library: step for library, step in steps if step is not None}, repeat, warmup=3)
+    return [Result(case, library, median, best, repeat) for library, (median, best) in timings.items()]

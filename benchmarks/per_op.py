@@ -112,35 +112,30 @@ def micrograd_chain(n_ops: int) -> Callable[[], tuple] | None:
     return run
 
 
+def _run(case: str, makers: list[tuple[str, Callable]], n_ops: int, repeat: int, warmup: int,
+         check: bool = False) -> list[Result]:
+    fns = {library: fn for library, make in makers if (fn := make(n_ops)) is not None}
+    notes = {library: "" for library in fns}
+    if check:  # the long chain must run at all, and give finite gradients
+        for library, fn in fns.items():
+            ok = all(np.isfinite(np.asarray(g, dtype=np.float64)).all() for g in fn())
+            notes[library] = "gradients finite" if ok else "NON-FINITE GRADIENTS"
+    if "micrograd" in fns:
+        notes["micrograd"] = "3 scalar Values per op; sqrt(relu(.)) for exp(tanh(.))"
+    timings = measure(fns, repeat, warmup)
+    return [Result(case, library, *timings[library], repeat, ops=n_ops, note=notes[library]) for library in fns]
+
+
 def run_per_op(quick: bool) -> list[Result]:
     """Case (a): a ~1000-op chain, forward + backward, reported per op."""
     n_ops, repeat = (200, 3) if quick else (1000, 30)
-    case = f"a. per-op overhead ({n_ops}-op chain, 3 elements)"
-    results = []
-    for library, make in [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain),
-                          ("torch", torch_chain), ("micrograd", micrograd_chain)]:
-        fn = make(n_ops)
-        if fn is None:
-            continue
-        median, best = measure(fn, repeat)
-        note = "3 scalar Values per op; sqrt(relu(.)) for exp(tanh(.))" if library == "micrograd" else ""
-        results.append(Result(case, library, median, best, repeat, ops=n_ops, note=note))
-    return results
+    makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain),
+              ("micrograd", micrograd_chain)]
+    return _run(f"a. per-op overhead ({n_ops}-op chain, 3 elements)", makers, n_ops, repeat, warmup=1)
 
 
 def run_long_chain(quick: bool) -> list[Result]:
     """Case (c): a 100 000-op chain must run (no recursion limit) and give finite gradients."""
     n_ops, repeat = (2_000, 1) if quick else (100_000, 3)
-    case = f"c. {n_ops:,}-op chain, forward + backward"
-    results = []
-    for library, make in [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain),
-                          ("torch", torch_chain)]:
-        fn = make(n_ops)
-        if fn is None:
-            continue
-        grads = fn()
-        ok = all(np.isfinite(np.asarray(g, dtype=np.float64)).all() for g in grads)
-        median, best = measure(fn, repeat, warmup=0)
-        results.append(Result(case, library, median, best, repeat, ops=n_ops,
-                              note="gradients finite" if ok else "NON-FINITE GRADIENTS"))
-    return results
+    makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain)]
+    return _run(f"c. {n_ops:,}-op chain, forward + backward", makers, n_ops, repeat, warmup=0, check=True)
