@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 
@@ -31,13 +32,14 @@ def _inputs(n: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, w, b
 
 
-def tinygrad_chain(n_ops: int) -> Callable[[], tuple]:
-    """One run: the chain through tinygrad_edu, then ``backward``; returns the three gradients."""
+def library_chain(lib: ModuleType, n_ops: int) -> Callable[[], tuple]:
+    """One run: the chain through ``lib`` (tinygrad_edu or torch: the same code), then ``backward``;
+    returns the three gradients."""
     xa, wa, ba = _inputs()
     links = n_ops // OPS_PER_LINK
 
     def run() -> tuple:
-        x, w, b = (tg.tensor(a, requires_grad=True) for a in (xa, wa, ba))
+        x, w, b = (lib.tensor(a, requires_grad=True) for a in (xa, wa, ba))
         y = x
         for _ in range(links):
             y = (y * w + b).tanh().exp()
@@ -45,6 +47,10 @@ def tinygrad_chain(n_ops: int) -> Callable[[], tuple]:
         return x.grad, w.grad, b.grad
 
     return run
+
+
+def tinygrad_chain(n_ops: int) -> Callable[[], tuple]:
+    return library_chain(tg, n_ops)
 
 
 def numpy_chain(n_ops: int) -> Callable[[], tuple]:
@@ -75,20 +81,7 @@ def numpy_chain(n_ops: int) -> Callable[[], tuple]:
 
 def torch_chain(n_ops: int) -> Callable[[], tuple] | None:
     torch = optional("torch")
-    if torch is None:
-        return None
-    xa, wa, ba = _inputs()
-    links = n_ops // OPS_PER_LINK
-
-    def run() -> tuple:
-        x, w, b = (torch.tensor(a, requires_grad=True) for a in (xa, wa, ba))
-        y = x
-        for _ in range(links):
-            y = (y * w + b).tanh().exp()
-        y.sum().backward()
-        return x.grad, w.grad, b.grad
-
-    return run
+    return None if torch is None else library_chain(torch, n_ops)
 
 
 def micrograd_chain(n_ops: int) -> Callable[[], tuple] | None:
