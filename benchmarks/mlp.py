@@ -7,6 +7,8 @@ step written by hand with numpy arrays; tinygrad_edu's overhead is its time divi
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -32,11 +34,15 @@ def make_model(n_in: int, n_hidden: int, n_out: int) -> nn.Sequential:
 
 def tinygrad_step(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> Callable[[], tg.Tensor]:
     """The step as a learner writes it with tinygrad_edu; calling it returns the loss."""
-    xt, yt = tg.tensor(x), tg.tensor(y)
-    loss_fn = nn.CrossEntropyLoss()
-    opt = tg.optim.SGD(model.parameters(), lr=LR)
+    return training_step(tg, model, tg.tensor(x), tg.tensor(y))
 
-    def step() -> tg.Tensor:
+
+def training_step(lib: ModuleType, model: Any, xt: Any, yt: Any) -> Callable[[], Any]:
+    """zero_grad -> forward -> loss -> backward -> step, written once for tinygrad_edu and torch alike."""
+    loss_fn = lib.nn.CrossEntropyLoss()
+    opt = lib.optim.SGD(model.parameters(), lr=LR)
+
+    def step() -> Any:
         opt.zero_grad()
         loss = loss_fn(model(xt), yt)
         loss.backward()
@@ -97,18 +103,7 @@ def torch_step(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> Callable[[
     with torch.no_grad():
         for p, v in zip(tmodel.parameters(), params):
             p.copy_(v)
-    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
-    loss_fn = torch.nn.CrossEntropyLoss()
-    opt = torch.optim.SGD(tmodel.parameters(), lr=LR)
-
-    def step() -> object:
-        opt.zero_grad()
-        loss = loss_fn(tmodel(xt), yt)
-        loss.backward()
-        opt.step()
-        return loss
-
-    return step
+    return training_step(torch, tmodel, torch.from_numpy(x), torch.from_numpy(y))
 
 
 def run_mlp(quick: bool) -> list[Result]:
