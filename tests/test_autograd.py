@@ -1357,3 +1357,22 @@ def test_summing_opposite_infinite_gradients_gives_nan_silently() -> None:
         warnings.simplefilter("error")
         (x.log() - x.log() * 1).sum().backward()
     assert np.isnan(x.grad.numpy()[0]) and x.grad.numpy()[1] == 0
+
+
+def test_anomaly_detection_shows_the_forward_line_of_the_failing_node() -> None:
+    """The in-place error's hint names set_detect_anomaly: it exists, and it points at the learner's own line."""
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    assert not tg.is_anomaly_enabled()
+    with tg.autograd.set_detect_anomaly(True):
+        assert tg.autograd.is_anomaly_enabled()
+        y = x.exp()  # the line the warning must show
+        y.add_(1)
+        with pytest.warns(UserWarning, match="^Error detected in ExpBackward0. Traceback of forward call") as caught, \
+                pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            y.sum().backward()
+    assert not tg.is_anomaly_enabled()
+    shown = str(caught[0].message)
+    assert "y = x.exp()  # the line the warning must show" in shown and "tinygrad_edu/" not in shown
+    with tg.autograd.detect_anomaly():
+        assert tg.is_anomaly_enabled()
+    assert not tg.is_anomaly_enabled()

@@ -66,6 +66,7 @@ from ._tensor import Size, Tensor
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
+    is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,

@@ -2,9 +2,21 @@
 
 from .engine import backward, grad
 from .function import Function, FunctionCtx
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    detect_anomaly,
+    enable_grad,
+    inference_mode,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    no_grad,
+    set_detect_anomaly,
+    set_grad_enabled,
+)
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
-__all__ = ["Function", "FunctionCtx", "GradcheckError", "Node", "backward", "enable_grad", "grad", "gradcheck",
-           "gradgradcheck", "inference_mode", "is_grad_enabled", "no_grad", "set_grad_enabled"]
+__all__ = [
+    "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly", "enable_grad", "grad",
+    "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "no_grad",
+    "set_detect_anomaly", "set_grad_enabled",
+]

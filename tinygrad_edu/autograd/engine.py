@@ -18,6 +18,8 @@ The algorithm, in four steps (PyTorch's engine does the same, in C++ and on many
 from __future__ import annotations
 
 import heapq
+import os
+import traceback
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -307,6 +309,26 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
 
 
 def _call_node(node: Node, grads: list) -> tuple:
+    if GradMode.anomaly:
+        return _call_node_reporting(node, grads)
+    return _run_node(node, grads)
+
+
+def _call_node_reporting(node: Node, grads: list) -> tuple:
+    """Anomaly detection: if the node fails, show where its forward ran, then let the error go on."""
+    try:
+        return _run_node(node, grads)
+    except Exception:
+        stack = getattr(node, "_forward_stack", None)
+        if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them
+            package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+            user = [frame for frame in stack if not os.path.abspath(frame.filename).startswith(package + os.sep)]
+            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                          + "".join(traceback.format_list(user)), UserWarning, stacklevel=2)
+        raise
+
+
+def _run_node(node: Node, grads: list) -> tuple:
     if node._pre_hooks:
         for fn in list(node._pre_hooks):
             new = fn(tuple(grads))

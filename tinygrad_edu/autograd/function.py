@@ -25,6 +25,7 @@ their forwards compute on numpy arrays and may return one, and their node classe
 
 from __future__ import annotations
 
+import traceback
 import warnings
 from typing import Any
 
@@ -150,6 +151,8 @@ class Function(metaclass=FunctionMeta):
         finally:
             GradMode.enabled = enabled
         record = enabled and True in needs
+        if record and GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
+            ctx._forward_stack = traceback.extract_stack()
 
         many = isinstance(out, tuple)
         outputs = out if many else (out,)

@@ -22,6 +22,7 @@ class GradMode:
 
     enabled: bool = True
     inference: bool = False
+    anomaly: bool = False  # set_detect_anomaly: record each node's forward call stack
 
 
 def is_grad_enabled() -> bool:
@@ -172,3 +173,35 @@ class inference_mode(_GradModeContext):  # noqa: N801
 
     def clone(self) -> inference_mode:
         return inference_mode(self._inference)
+
+
+def is_anomaly_enabled() -> bool:
+    return GradMode.anomaly
+
+
+class set_detect_anomaly:  # noqa: N801  (PyTorch's name)
+    """Anomaly detection: while on, every recorded node remembers where in *your* code its forward ran,
+    and if its backward fails, a warning shows that line ("Error detected in MulBackward0 ...") before
+    the error. Backward errors otherwise point into the engine, far from the line that caused them.
+
+    A plain call switches it on or off; as a context manager it restores the previous mode on exit.
+    It slows every op down (the call stack is captured each time): switch it on only to debug.
+    ``check_nan`` is accepted for PyTorch compatibility; tinygrad_edu does not check for nan.
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True) -> None:
+        self._prev = GradMode.anomaly
+        GradMode.anomaly = bool(mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        GradMode.anomaly = self._prev
+
+
+class detect_anomaly(set_detect_anomaly):  # noqa: N801
+    """``with detect_anomaly():`` is ``with set_detect_anomaly(True):``."""
+
+    def __init__(self, check_nan: bool = True) -> None:
+        super().__init__(True, check_nan)
