@@ -16,9 +16,12 @@ NOTEBOOK_DIRS := $(wildcard notebooks solutions)
 
 .PHONY: lab test venv dot lint bench clean
 
+# The server's root is the project, so exercises/ sit next to the lessons; the browser opens on notebooks/.
+# Jupyter refuses to run as root unless told (containers often are root).
 lab: venv dot
 	@mkdir -p notebooks
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks \
+		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 test: venv dot
 	$(BIN)/python -m pytest tests $(NOTEBOOK_DIRS) --nbval --nbval-current-env \

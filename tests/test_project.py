@@ -87,6 +87,7 @@ LAYERS = [
     {"autograd.graph", "autograd.function", "autograd.engine", "autograd.gradcheck", "autograd"},
     {"ops", "_tensor_ops", "_creation", "_functions"},
     {"nn", "optim"},
+    {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 
 
