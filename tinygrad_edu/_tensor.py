@@ -376,8 +376,7 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))  # one UnbindBackward0 node for all the rows, as in PyTorch
 
-    def __hash__(self) -> int:
-        return id(self)
+    __hash__ = object.__hash__  # by identity, as in PyTorch (== is element-wise, so it cannot be by value)
 
     def __repr__(self) -> str:
         # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
@@ -477,23 +476,3 @@ def _unwrap(data: Any) -> Any:
     if isinstance(data, (list, tuple)):
         return [_unwrap(d) for d in data]
     return data
-
-
-def _leaf_grad_accumulator(t: Tensor) -> Node:
-    """The AccumulateGrad node of a leaf, made on first use and shared while any graph holds it."""
-    acc = t._accumulator() if t._accumulator is not None else None
-    if acc is None:
-        from .autograd.graph import AccumulateGrad
-
-        acc = AccumulateGrad(t)
-        t._accumulator = weakref.ref(acc)  # weak: the leaf must not keep its graph alive
-    return acc
-
-
-def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
-    """Where a gradient for ``t`` must be sent: ``(t.grad_fn, t.output_nr)``, or a leaf's AccumulateGrad."""
-    if t.grad_fn is not None:
-        return (t.grad_fn, t._output_nr)
-    if t._requires_grad:
-        return (_leaf_grad_accumulator(t), 0)
-    return (None, 0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import sys
 import traceback
 import warnings
 from collections.abc import Sequence
@@ -26,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap, gradient_edge, warn_once
-from .function import BackwardCFunction
+from .._tensor import Tensor, _wrap, warn_once
+from .function import BackwardCFunction, restore_float_errors, silence_float_errors, unsilenced
 from .grad_mode import GradMode
-from .graph import AccumulateGrad, Node, check_hook_grad, check_node_hook_grads
+from .graph import AccumulateGrad, Node, check_hook_grad, check_node_hook_grads, gradient_edge
 
 Edge = tuple[Node, int]
 
@@ -214,7 +215,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
 
     buffers: dict[Node, list] = {}
     for (node, nr), g in zip(roots, root_grads):
-        buf = buffers.get(node) or buffers.setdefault(node, [None] * _num_outputs(node))
+        buf = buffers.get(node) or buffers.setdefault(node, [None] * node._num_outputs)
         buf[nr] = g if buf[nr] is None else buf[nr] + g
 
     heap: list = []
@@ -225,19 +226,22 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
             tick += 1
     heapq.heapify(heap)
 
+    run_all = needed is None and accumulate  # (the usual backward(): every node runs)
     prev_mode = GradMode.enabled
     GradMode.enabled = create_graph  # backward formulas are recorded only when create_graph=True
+    float_errors = silence_float_errors()  # once for the whole pass, not in each op of each formula
     try:
         while heap:
             node = heapq.heappop(heap)[2]
-            grads = buffers.pop(node, None) or [None] * _num_outputs(node)
+            grads = buffers.pop(node, None) or [None] * node._num_outputs
             if node._tensor_pre_hooks or node._retain_grad:  # (checked here: most nodes have none)
                 grads = _call_tensor_hooks(node, grads)
             if captures:
                 for nr, g in enumerate(grads):
                     for i in captures.get((node, nr), ()):
                         captured[i] = g if captured[i] is None else captured[i] + g
-            run = (needed is None or node in needed) and (accumulate or not isinstance(node, AccumulateGrad))
+            run = run_all or ((needed is None or node in needed)
+                              and (accumulate or not isinstance(node, AccumulateGrad)))
             inputs: tuple = ()
             if run and _any_gradient(grads):
                 inputs = _call_node(node, grads)
@@ -252,19 +256,17 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 if g is not None:
                     buf = buffers.get(nxt)
                     if buf is None:
-                        buf = buffers[nxt] = [None] * _num_outputs(nxt)
+                        buf = buffers[nxt] = [None] * nxt._num_outputs
                     buf[nr] = g if buf[nr] is None else _sum_gradients(buf[nr], g, create_graph)
+                    g = None  # the buffer holds it now: no stray reference (AccumulateGrad counts them)
                 deps[nxt] -= 1
                 if deps[nxt] == 0:
                     heapq.heappush(heap, (-nxt._seq, tick, nxt))
                     tick += 1
     finally:
+        restore_float_errors(float_errors)
         GradMode.enabled = prev_mode
     return captured
-
-
-def _num_outputs(node: Node) -> int:
-    return getattr(node, "_num_outputs", 1)
 
 
 def _any_gradient(grads: list) -> bool:
@@ -284,8 +286,7 @@ def _sum_gradients(a: Tensor, b: Tensor, create_graph: bool) -> Tensor:
     after the dispatch every op pays. This happens once per extra use of a tensor, e.g. of each weight.
     """
     if not create_graph and a._array.shape == b._array.shape and a._array.dtype == b._array.dtype:
-        with np.errstate(invalid="ignore"):  # inf + -inf is nan, silently, as in PyTorch
-            return _wrap(a._array + b._array)
+        return _wrap(a._array + b._array)  # (inf + -inf is nan, silently as in PyTorch: see silence_float_errors)
     return a + b
 
 
@@ -296,7 +297,7 @@ def _call_tensor_hooks(node: Node, grads: list) -> list:
         for nr, fns in hooks.items():
             for fn in list(fns):
                 if grads[nr] is not None:
-                    new = fn(grads[nr])
+                    new = unsilenced(fn, grads[nr])
                     if new is not None:
                         grads[nr] = check_hook_grad(fn, grads[nr], new)
     if node._retain_grad:
@@ -331,16 +332,57 @@ def _call_node_reporting(node: Node, grads: list) -> tuple:
 def _run_node(node: Node, grads: list) -> tuple:
     if node._pre_hooks:
         for fn in list(node._pre_hooks):
-            new = fn(tuple(grads))
+            new = unsilenced(fn, tuple(grads))
             if new is not None:
                 grads = list(check_node_hook_grads(fn, tuple(grads), new))
-    inputs = _call_function_node(node, grads) if isinstance(node, BackwardCFunction) else node.apply(*grads)
+    if isinstance(node, BackwardCFunction):
+        inputs = _call_function_node(node, grads)
+    elif type(node) is AccumulateGrad:
+        unshared = _unshared(grads)  # (asked first: an argument list under way holds a reference too)
+        inputs = node.accumulate(grads[0], unshared)
+    else:
+        inputs = node.apply(*grads)
     if node._post_hooks:
         for fn in list(node._post_hooks):
-            new = fn(inputs, tuple(grads))
+            new = unsilenced(fn, inputs, tuple(grads))
             if new is not None:
                 inputs = check_node_hook_grads(fn, inputs, new)
     return inputs
+
+
+def _references(obj: object) -> int:
+    return sys.getrefcount(obj)
+
+
+def _call_overhead() -> int:
+    probe = object()
+    holders = [probe]  # noqa: F841  (two known references: this local and that list)
+    return _references(probe) - 2
+
+
+# How many references ``_references`` counts on top of an object's real holders (those of the call itself):
+# measured once, on an object with two known holders, rather than assumed (Python versions count differently).
+_CALL_REFERENCES = _call_overhead()
+
+
+def _unshared(grads: list) -> bool:
+    """Whether the gradient ``grads[0]`` is held by nobody but this list, and its memory by nobody but that
+    gradient: then an AccumulateGrad may keep it as ``.grad`` without copying (``AccumulateGrad.accumulate``).
+    Anybody else's reference (a hook that kept it, the caller's own ``gradient`` tensor, another tensor over
+    the same memory) shows in the reference counts. Each count below lists the holders expected."""
+    g = grads[0]
+    if g is None or _references(g) - _CALL_REFERENCES > 2:  # the list, and ``g`` here
+        return False
+    a, view_of = g._array, g._base  # (a gradient made by a view op, e.g. a transpose, views another tensor)
+    if _references(a) - _CALL_REFERENCES > 2:  # g, and ``a`` here
+        return False
+    if view_of is not None and _references(view_of) - _CALL_REFERENCES > 2:  # g's _base, and ``view_of`` here
+        return False
+    memory = a.base  # the array that owns the numbers, when ``a`` is a view of it
+    if memory is None:
+        return True
+    holders = 2 + (view_of is not None and view_of._array is memory)  # a's base, ``memory`` here, view_of's array
+    return type(memory) is np.ndarray and memory.base is None and _references(memory) - _CALL_REFERENCES <= holders
 
 
 def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
@@ -348,10 +390,15 @@ def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
     if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
         grads = [_wrap(np.zeros(shape, dtype)) if g is None else g
                  for g, (shape, dtype) in zip(grads, node._output_meta)]
-    result = node.apply(*grads)
-    is_tensor = node._input_is_tensor
-    if len(result) == len(is_tensor) == len(node.next_functions) and not node._check_shapes:
-        return result  # a built-in op whose inputs were all tensors: nothing to drop, nothing to check
+    if not node._check_shapes:  # a built-in op: one gradient per forward argument, to keep for the tensors
+        result = node.apply(*grads)
+        is_tensor = node._input_is_tensor
+        if is_tensor is None:  # every argument was a tensor (a formula may add trailing Nones: dropped)
+            n = len(node.next_functions)
+            return result if len(result) == n else result[:n]
+        return tuple([g for g, tensor_arg in zip(result, is_tensor) if tensor_arg])
+    result = unsilenced(node.apply, *grads)  # a learner's Function: their code, run with their numpy settings
+    is_tensor = node._input_is_tensor or (True,) * len(node.next_functions)
     if len(result) != len(is_tensor):
         if len(result) > len(is_tensor) and all(g is None for g in result[len(is_tensor):]):
             result = result[:len(is_tensor)]
@@ -392,3 +439,4 @@ def _check_grad(node: BackwardCFunction, index: int, g: Any) -> Tensor:
     if g._array.dtype != dtype:
         g = g.to(dtype)
     return g
+

@@ -25,15 +25,17 @@ their forwards compute on numpy arrays and may return one, and their node classe
 
 from __future__ import annotations
 
+import functools
 import traceback
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap, gradient_edge
+from .._tensor import Tensor, _wrap
 from .grad_mode import GradMode
-from .graph import Node, SavedTensor
+from .graph import Node, SavedTensor, _sequence_nr, gradient_edge
 
 
 def _is_one_of(x: object, items: tuple | list) -> bool:
@@ -43,6 +45,63 @@ def _is_one_of(x: object, items: tuple | list) -> bool:
         if item is x:
             return True
     return False
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+# -- IEEE arithmetic -------------------------------------------------------------------------------------------
+# PyTorch computes as the hardware does: 1/0 = inf, 0 * inf = nan, exp(1000) = inf, log(-1) = nan, all silently.
+# numpy warns about each unless told not to (np.errstate), so the built-in ops compute under
+# np.errstate(all="ignore"): ``@ieee`` on their forward. Entering it costs about a microsecond, as much as the
+# arithmetic on a small tensor, so a backward pass enters it once for all the ops of all its formulas
+# (``silence_float_errors``) and ``@ieee`` skips it there.
+
+
+class _FloatErrors:
+    silenced = False  # True between silence_float_errors() and restore_float_errors(): numpy's warnings are off
+    state: Any = None  # the np.errstate entered for that
+
+
+def ieee(forward: F) -> F:
+    """Decorate an op's ``forward``: run it with numpy's floating-point warnings off (as above)."""
+    quiet = np.errstate(all="ignore")(forward)  # numpy's own decorator: enters the error state at every call
+
+    @functools.wraps(forward)
+    def run(*args: Any) -> Any:
+        return forward(*args) if _FloatErrors.silenced else quiet(*args)
+
+    return run  # type: ignore[return-value]
+
+
+def silence_float_errors() -> tuple:
+    """Turn numpy's floating-point warnings off until ``restore_float_errors(token)`` (the engine does this
+    around a backward pass, as it sets grad mode). Returns the token."""
+    token = (_FloatErrors.silenced, _FloatErrors.state)
+    _FloatErrors.state = np.errstate(all="ignore")
+    _FloatErrors.state.__enter__()
+    _FloatErrors.silenced = True
+    return token
+
+
+def restore_float_errors(token: tuple) -> None:
+    _FloatErrors.state.__exit__()
+    _FloatErrors.silenced, _FloatErrors.state = token
+
+
+def unsilenced(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with numpy's error state as the learner set it: for their own code (a hook, a custom
+    Function's backward) called during a backward pass, whose numpy warnings must not be lost."""
+    if not _FloatErrors.silenced:
+        return fn(*args)
+    _FloatErrors.state.__exit__()  # back to the learner's settings for a moment
+    _FloatErrors.silenced = False
+    try:
+        return fn(*args)
+    finally:
+        _FloatErrors.state = np.errstate(all="ignore")  # (an errstate is entered once: a new one)
+        _FloatErrors.state.__enter__()
+        _FloatErrors.silenced = True
 
 
 class FunctionCtx:
@@ -84,7 +143,9 @@ class BackwardCFunction(Node, FunctionCtx):
     """Base of the node classes made for Functions (PyTorch's name for them)."""
 
     _forward_cls: type[Function]
-    _num_outputs = 1
+    _input_is_tensor: tuple[bool, ...] | None = None  # which forward arguments were tensors; None: all of them
+    _seq = -1  # a node gets its sequence number when it is recorded (see Function.apply); most ctx never are
+    __init__ = object.__init__  # (so nothing to do for the ctx of an op that records nothing)
 
     def apply(self, *grad_outputs: Tensor | None) -> tuple:
         grads = self._forward_cls.backward(self, *grad_outputs)
@@ -140,45 +201,56 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args: Any) -> Any:
-        """Run forward; if any input requires grad (and grad mode is on) record a node for backward."""
-        ctx = cls._backward_cls()
-        needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
-        ctx.needs_input_grad = needs
-        enabled = GradMode.enabled
-        GradMode.enabled = False  # forward's own tensor ops must not be recorded
-        try:
-            out = cls.forward(ctx, *args)
-        finally:
-            GradMode.enabled = enabled
-        record = enabled and True in needs
-        if record and GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
-            ctx._forward_stack = traceback.extract_stack()
+        """Run forward; if any input requires grad (and grad mode is on) record a node for backward.
 
+        Every op, and every op of every backward formula, comes through here: so the usual cases take the
+        shortest path, one array out and, inside no_grad or a backward pass, nothing to record."""
+        needs: tuple[bool, ...] = ()
+        for a in args:  # (a plain loop: every op runs this, and a comprehension costs more for 1-3 arguments)
+            needs += (isinstance(a, Tensor) and a._requires_grad,)
+        ctx = cls._backward_cls()
+        ctx.needs_input_grad = needs
+        if GradMode.enabled:
+            record = True in needs
+            if record:
+                ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
+            GradMode.enabled = False  # forward's own tensor ops must not be recorded
+            try:
+                out = cls.forward(ctx, *args)
+            finally:
+                GradMode.enabled = True
+        else:  # grad mode is off already (inside no_grad, or a backward pass): nothing to switch, nothing to record
+            out = cls.forward(ctx, *args)
+            record = False
+        if type(out) is np.ndarray:  # the usual case, one plain array: the new tensor's numbers
+            out = _wrap(out)
+        elif not isinstance(out, Tensor):
+            return cls._many_outputs(ctx, args, out, record)
+        if record and (out.grad_fn is not None or _is_one_of(out, args)):  # an input, or a tensor with history
+            out = _alias(out)
+        if cls.is_view:  # shares the input's storage, so its version counter too
+            base = args[0]
+            out._version_counter = base._version_counter
+            out._base = base._base if base._base is not None else base
+        if not record:  # (the path of every op of a backward formula when create_graph is False)
+            return out
+        if out._array.dtype.kind == "f" and not _is_one_of(out, ctx._non_differentiable):
+            out.grad_fn, out._output_nr, out._requires_grad = ctx, 0, True
+        _record(ctx, args, (out,))
+        return out
+
+    @classmethod
+    def _many_outputs(cls, ctx: BackwardCFunction, args: tuple, out: Any, record: bool) -> Any:
+        """``apply`` for a forward that returned several outputs (a tuple), or a numpy scalar."""
         many = isinstance(out, tuple)
-        outputs = out if many else (out,)
         results = []
-        if type(out) is np.ndarray:
-            # Fast path for the usual case, one plain array out (every built-in op but a few): wrap it and,
-            # when recording, make ctx its grad_fn. This is what the loop below does, minus its checks;
-            # it matters because every op, and every op of every backward formula, comes through here.
-            result = _wrap(out, ctx) if record and out.dtype.kind == "f" else _wrap(out)
-            if cls.is_view:  # shares the input's storage, so its version counter too
-                base = args[0]
-                result._version_counter = base._version_counter
-                result._base = base._base if base._base is not None else base
-            if not record:
-                return result
-            results.append(result)
-            outputs = ()
-        for i, o in enumerate(outputs):
+        for i, o in enumerate(out if many else (out,)):
             if isinstance(o, np.ndarray):
                 o = _wrap(o)
             elif isinstance(o, np.generic):  # numpy turns 0-d results into scalars; a tensor needs an array
                 o = _wrap(np.asarray(o))
             elif isinstance(o, Tensor) and record and (o.grad_fn is not None or _is_one_of(o, args)):
-                view = _wrap(o._array)  # forward returned an input (or a tensor with history): a new identity
-                view._version_counter = o._version_counter
-                o = view
+                o = _alias(o)  # forward returned an input (or a tensor with history): a new identity
             if cls.is_view and isinstance(o, Tensor):  # shares the input's storage, so its version counter too
                 base = args[0]
                 o._version_counter, o._base = base._version_counter, base._base if base._base is not None else base
@@ -186,24 +258,33 @@ class Function(metaclass=FunctionMeta):
                     and not _is_one_of(o, ctx._non_differentiable):
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
             results.append(o)
-
         if record:
-            # One edge per tensor argument (numbers, dims... get none), and which arguments were tensors.
-            edges, is_tensor = [], []
-            for a in args:
-                tensor = isinstance(a, Tensor)
-                is_tensor.append(tensor)
-                if tensor:
-                    edges.append(gradient_edge(a))
-            ctx.next_functions, ctx._input_is_tensor = tuple(edges), tuple(is_tensor)
+            _record(ctx, args, results)
             if many:
-                ctx._num_outputs = len(outputs)
+                ctx._num_outputs = len(results)
                 ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, Tensor) else ((), np.float32)
                                          for r in results)
-            if ctx._check_shapes:
-                ctx._input_meta = tuple((a._array.shape, a._array.dtype) for a in args if isinstance(a, Tensor))
-            if ctx._to_save:
-                ctx._saved = tuple([None if t is None else SavedTensor(t, _is_one_of(t, results))
-                                    for t in ctx._to_save])
-                ctx._to_save = ()
         return tuple(results) if many else results[0]
+
+
+def _alias(t: Tensor) -> Tensor:
+    """A new tensor over ``t``'s storage and version counter (an output must be a tensor of its own)."""
+    out = _wrap(t._array)
+    out._version_counter = t._version_counter
+    return out
+
+
+def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
+    """Link the node ``ctx`` into the graph: one edge per tensor argument (numbers, dims... get none), and
+    the tensors forward saved, each with its version now."""
+    edges = tuple([gradient_edge(a) for a in args if isinstance(a, Tensor)])
+    ctx.next_functions = edges
+    if len(edges) != len(args):
+        ctx._input_is_tensor = tuple([isinstance(a, Tensor) for a in args])
+    if ctx._check_shapes:  # a learner's Function: the gradients its backward returns will be checked against these
+        ctx._input_meta = tuple((a._array.shape, a._array.dtype) for a in args if isinstance(a, Tensor))
+    if ctx._to_save:
+        ctx._saved = tuple([None if t is None else SavedTensor(t, _is_one_of(t, results)) for t in ctx._to_save])
+        ctx._to_save = ()
+    if GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
+        ctx._forward_stack = traceback.extract_stack()

@@ -17,13 +17,14 @@ from __future__ import annotations
 import itertools
 import re
 import sys
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, from_numpy
-from .._tensor import RemovableHandle, Tensor, _typename, _wrap, gradient_edge
+from .._tensor import RemovableHandle, Tensor, _typename, _wrap
 from .grad_mode import GradMode
 
 _sequence_nr = itertools.count()
@@ -122,6 +123,7 @@ class Node:
     """One operation in the backward graph (what a tensor's ``grad_fn`` is)."""
 
     next_functions: tuple[tuple[Node | None, int], ...] = ()
+    _num_outputs = 1  # how many outputs the operation had: how many gradients apply() receives
     _saved: tuple[SavedTensor | None, ...] | None = None  # None: nothing saved; () after freeing
     _freed = False
     _pre_hooks: list | None = None
@@ -242,12 +244,22 @@ class AccumulateGrad(Node):
         return {0: hooks} if hooks else None
 
     def apply(self, grad: Tensor) -> tuple:
+        return self.accumulate(grad, unshared=False)
+
+    def accumulate(self, grad: Tensor, unshared: bool) -> tuple:
+        """Add ``grad`` into ``.grad``. ``unshared``: nobody but the caller holds ``grad`` or its memory (the
+        engine checks this for the gradients it made), so when ``.grad`` is empty ``grad`` may become it as it
+        is, laid out like the variable, rather than be copied. PyTorch does the same ("stealing" the gradient):
+        copying a whole weight's fresh gradient at every step is pure waste."""
         var = self.variable
         if var._grad is None:
+            a = grad._array
             if GradMode.enabled:  # create_graph: store a recorded copy, so the gradient keeps its own graph
                 var._grad = _recorded_copy(grad)  # (a copy: grad may be the caller's own tensor)
-            else:
-                var._grad = _wrap(np.array(grad._array, dtype=var._array.dtype, copy=True))
+            elif unshared and a.dtype == var._array.dtype and a.strides == var._array.strides and a.flags.writeable:
+                var._grad = _wrap(a)
+            else:  # a copy: later steps add into .grad in place, which must not change anybody else's tensor
+                var._grad = _wrap(np.array(a, dtype=var._array.dtype, copy=True))
         elif GradMode.enabled:
             var._grad = var._grad + grad
         else:
@@ -258,3 +270,21 @@ class AccumulateGrad(Node):
             else:
                 var._grad = _wrap(g._array + grad._array)
         return ()
+
+
+def _leaf_grad_accumulator(t: Tensor) -> AccumulateGrad:
+    """The AccumulateGrad node of a leaf, made on first use and shared while any graph holds it."""
+    acc = t._accumulator() if t._accumulator is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._accumulator = weakref.ref(acc)  # weak: the leaf must not keep its graph alive
+    return acc
+
+
+def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
+    """Where a gradient for ``t`` must be sent: ``(t.grad_fn, t.output_nr)``, or a leaf's AccumulateGrad."""
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (_leaf_grad_accumulator(t), 0)
+    return (None, 0)

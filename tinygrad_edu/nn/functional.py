@@ -25,7 +25,7 @@ import numpy as np
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
 from .._tensor_ops import _check_broadcast, _inplace, _operands
-from ..autograd.function import Function
+from ..autograd.function import Function, ieee
 from ..ops import elementwise
 from ..ops.linalg import linear
 from ..ops.reduce import log_softmax as _log_softmax
@@ -235,6 +235,7 @@ class NllLoss(Function):
     saved_names = ("self", "target", "weight", "total_weight")
 
     @staticmethod
+    @ieee  # every target ignored: 0 / 0 = nan, silently as in PyTorch
     def forward(ctx: Any, x: Tensor, consts: tuple, ignore_index: int, reduction: str) -> np.ndarray:
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
@@ -261,8 +262,7 @@ class NllLoss(Function):
         ctx.save_for_backward(x, target, weight, _wrap(total))
         if reduction == "none":
             return losses.reshape(target._array.shape) if x._array.ndim > 1 else losses.reshape(())
-        with np.errstate(invalid="ignore", divide="ignore"):  # every target ignored: 0 / 0 = nan, as in PyTorch
-            return np.asarray(losses.sum() / total if reduction == "mean" else losses.sum(), dtype=a.dtype)
+        return np.asarray(losses.sum() / total if reduction == "mean" else losses.sum(), dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:

@@ -44,28 +44,35 @@ import numpy as np
 
 from .._dtype import result_type
 from .._tensor import Tensor, _wrap
-from ..autograd.function import Function
+from ..autograd.function import Function, ieee
 from .shape import sum_to
 
 # IEEE arithmetic, as in PyTorch: 1/0 = inf, 0 * inf = nan, exp(1000) = inf, log(-1) = nan, all silently (numpy
-# would warn about each). Every forward below runs under it (as a decorator, which may nest).
-_ieee = np.errstate(all="ignore")
+# would warn about each). Forwards that can meet these run under ``@ieee``; neg, abs, sign, relu, clamp, tanh and
+# sigmoid cannot (they pass inf and nan through without numpy complaining), so they skip its cost.
+
+
+# ctx.meta when both inputs have the same shape and dtype, hence the result's: their gradients need no change.
+_AS_THE_RESULT = (None, None)
 
 
 def promoted(ctx: Any, x: Tensor, y: Tensor) -> tuple[np.ndarray, np.ndarray]:
     """Both inputs' numbers in their promoted dtype (``int64 * float32`` computes in float32), remembering
     each input's shape and dtype in ``ctx.meta`` for :func:`grad_for`."""
     a, b = x._array, y._array
-    ctx.meta = ((a.shape, a.dtype), (b.shape, b.dtype))
     if a.dtype == b.dtype:  # the usual case, nothing to promote: skip the rules below (every binary op runs this)
+        ctx.meta = _AS_THE_RESULT if a.shape == b.shape else ((a.shape, a.dtype), (b.shape, b.dtype))
         return a, b
+    ctx.meta = ((a.shape, a.dtype), (b.shape, b.dtype))
     dt = result_type(a, b)
     return a.astype(dt, copy=False), b.astype(dt, copy=False)
 
 
-def grad_for(g: Tensor, meta: tuple[tuple[int, ...], np.dtype]) -> Tensor:
+def grad_for(g: Tensor, meta: tuple[tuple[int, ...], np.dtype] | None) -> Tensor:
     """A gradient of a broadcast, promoted result, made an input's: summed down to its shape (see ``sum_to``)
     and converted to its dtype (a float32 input gets a float32 gradient from a float64 result)."""
+    if meta is None:  # the input had the result's shape and dtype
+        return g
     shape, dtype = meta
     g = sum_to(g, shape)
     return g if g._array.dtype == dtype else g.to(dtype)
@@ -75,7 +82,7 @@ class Add(Function):
     node_name = "AddBackward0"
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, alpha: float = 1) -> np.ndarray:
         a, b = promoted(ctx, x, y)
         ctx.alpha = alpha
@@ -92,7 +99,7 @@ class Sub(Function):
     node_name = "SubBackward0"
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, alpha: float = 1) -> np.ndarray:
         a, b = promoted(ctx, x, y)
         ctx.alpha = alpha
@@ -111,7 +118,7 @@ class Rsub(Function):
     node_name = "RsubBackward1"
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, c: float) -> np.ndarray:
         return (c - x._array).astype(x._array.dtype, copy=False)
 
@@ -125,7 +132,7 @@ class Mul(Function):
     saved_names = ("self", "other")
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         # Save only what backward will use: y is needed for x's gradient, x for y's.
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
@@ -145,7 +152,7 @@ class Div(Function):
     saved_names = ("self", "other")
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y)
         a, b = promoted(ctx, x, y)
@@ -165,7 +172,6 @@ class Neg(Function):
     node_name = "NegBackward0"
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         return -x._array
 
@@ -179,7 +185,7 @@ class Reciprocal(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.reciprocal(_float(x._array)))
         ctx.save_for_backward(result)
@@ -198,7 +204,7 @@ class Pow(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, p: float) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx._saved_exponent = p
@@ -236,7 +242,7 @@ class PowTensor(Function):
     saved_names = ("self", "exponent", "result")
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
         result = _wrap(_power(*promoted(ctx, x, y)))  # 0**-1 = inf, (-1)**0.5 = nan
         ctx.save_for_backward(x, y, result)
@@ -293,7 +299,7 @@ class RPow(Function):
     saved_names = ("exponent", "result")
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, c: float, y: Tensor) -> Tensor:
         result = _wrap(_power(np.asarray(c, dtype=y._array.dtype), y._array))
         ctx.save_for_backward(y, result)
@@ -319,7 +325,7 @@ class Exp(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.exp(_float(x._array)))
         ctx.save_for_backward(result)
@@ -336,7 +342,7 @@ class Log(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.log(_float(x._array))  # log(0) = -inf, log(-1) = nan
@@ -352,7 +358,7 @@ class Sqrt(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.sqrt(_float(x._array)))  # sqrt(-1) = nan
         ctx.save_for_backward(result)
@@ -369,7 +375,6 @@ class Abs(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.abs(x._array)
@@ -384,7 +389,6 @@ class Sign(Function):
     node_name = "SignBackward0"
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         return np.sign(x._array)
 
@@ -398,7 +402,7 @@ class Sin(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.sin(_float(x._array))
@@ -414,7 +418,7 @@ class Cos(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(x)
         return np.cos(_float(x._array))
@@ -430,7 +434,6 @@ class Tanh(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.tanh(_float(x._array)))
         ctx.save_for_backward(result)
@@ -450,7 +453,7 @@ class TanhBackward(Function):
     node_name = "TanhBackwardBackward0"
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, g: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, y)
         a = y._array
@@ -469,7 +472,6 @@ class Sigmoid(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         a = _float(x._array)
         # 1/(1+e^-x) overflows for very negative x; e^x/(1+e^x) is the same number and safe there.
@@ -491,7 +493,7 @@ class SigmoidBackward(Function):
     node_name = "SigmoidBackwardBackward0"
 
     @staticmethod
-    @_ieee
+    @ieee
     def forward(ctx: Any, g: Tensor, s: Tensor) -> np.ndarray:
         ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, s)
         a = s._array
@@ -510,7 +512,6 @@ class Relu(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         result = _wrap(np.maximum(x._array, 0, dtype=x._array.dtype))
         ctx.save_for_backward(result)
@@ -519,7 +520,9 @@ class Relu(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return zero_where(~(result._array > 0), g)  # masked, not g * mask: an infinite g must give 0, not nan
+        # Masked, not g * mask: an infinite g must give 0, not nan. (PyTorch's test is out <= 0, so at a nan
+        # output the gradient passes.)
+        return zero_where(result._array <= 0, g)
 
 
 class Clamp(Function):
@@ -527,7 +530,6 @@ class Clamp(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @_ieee
     def forward(ctx: Any, x: Tensor, lo: float | None = None, hi: float | None = None) -> np.ndarray:
         if lo is None and hi is None:
             raise RuntimeError("tinygrad_edu.clamp: At least one of 'min' or 'max' must not be None")

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
-from ..autograd.function import Function
+from ..autograd.function import Function, ieee
 from .elementwise import zero_where
 from .shape import _dim
 
@@ -281,7 +281,7 @@ class Softmax(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @np.errstate(all="ignore")  # an inf input gives nan (inf - inf), silently, as in PyTorch
+    @ieee  # an inf input gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
@@ -301,7 +301,7 @@ class LogSoftmax(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @np.errstate(all="ignore")  # an inf input gives nan (inf - inf), silently, as in PyTorch
+    @ieee  # an inf input gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
@@ -324,7 +324,7 @@ class LogSoftmaxBackwardData(Function):
     node_name = "LogSoftmaxBackwardDataBackward0"
 
     @staticmethod
-    @np.errstate(all="ignore")  # an infinite g gives nan (inf - inf), silently, as in PyTorch
+    @ieee  # an infinite g gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, g: Tensor, out: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(g, out)
         ctx.dim = dim

@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, promote_types
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap
 from ..autograd.function import Function
+from ..autograd.grad_mode import GradMode
 
 
 def sum_to(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -33,6 +34,8 @@ def sum_to(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
         return grad
     lead = len(gshape) - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
+    if not GradMode.enabled:  # nothing is recorded (backward without create_graph): numpy's sum, not two ops
+        return _wrap(grad._array.sum(axis=dims, keepdims=True).reshape(shape))
     out = grad.sum(dims, keepdim=True) if dims else grad
     return out.reshape(shape) if lead else out
 

@@ -1,0 +1,175 @@
+"""The shortcuts taken for speed must not change what a learner sees.
+
+* AccumulateGrad keeps a fresh gradient as ``.grad`` instead of copying it, but only when nobody else
+  can see it: never the caller's ``gradient`` tensor, a tensor a hook kept, or memory shared with either.
+* A backward pass turns numpy's floating-point warnings off once for all its ops (built-in ops compute
+  silently, as PyTorch does), yet the learner's own numpy code in a hook or a custom backward still warns,
+  and numpy's settings are back as they were afterwards, even when backward fails.
+* Ops that record nothing (under no_grad, or inside backward without create_graph) take a short path that
+  must give the same numbers, views and version counters as the long one.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tinygrad_edu as tg
+
+
+def _address(t: tg.Tensor) -> int:
+    return t.detach().numpy().__array_interface__["data"][0]
+
+
+# ------------------------------------------------------------------------------------------------ .grad kept
+def test_a_fresh_gradient_becomes_grad_without_a_copy() -> None:
+    w = tg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    x = tg.tensor([[1.0, 0.5], [2.0, 1.0]])
+    y = x.mm(w.t())  # w's gradient arrives through TBackward0, a view of mm's result
+    seen = []
+    y.grad_fn.next_functions[1][0].register_hook(lambda grad_inputs, grad_outputs: seen.append(
+        _address(grad_inputs[0])))  # the address only: keeping the tensor would (rightly) force a copy
+    y.sum().backward()
+    assert seen == [_address(w.grad)]
+    np.testing.assert_allclose(w.grad.numpy(), [[3.0, 1.5], [3.0, 1.5]])
+    y2 = x.mm(w.t())
+    y2.sum().backward()  # accumulates into the kept array, in place
+    np.testing.assert_allclose(w.grad.numpy(), [[6.0, 3.0], [6.0, 3.0]])
+
+
+def test_the_callers_gradient_is_never_kept() -> None:
+    x = tg.ones(2, 2, requires_grad=True)
+    g = tg.ones(4)
+    x.view(4).backward(g)  # ViewBackward0 passes a view of g on
+    assert not np.shares_memory(x.grad.numpy(), g.numpy())
+    x.view(4).backward(g)
+    np.testing.assert_array_equal(g.numpy(), [1.0, 1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [[2.0, 2.0], [2.0, 2.0]])
+    leaf = tg.zeros(3, requires_grad=True)
+    g3 = tg.tensor([1.0, 2.0, 3.0])
+    leaf.backward(g3)  # straight into AccumulateGrad
+    leaf.backward(g3)
+    np.testing.assert_array_equal(g3.numpy(), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(leaf.grad.numpy(), [2.0, 4.0, 6.0])
+
+
+def test_a_gradient_a_hook_kept_is_not_changed_by_later_accumulation() -> None:
+    w = tg.tensor([1.0, 2.0], requires_grad=True)
+    kept = []
+    w.register_hook(kept.append)
+    (w * tg.tensor([3.0, 4.0])).sum().backward()
+    (w * tg.tensor([3.0, 4.0])).sum().backward()
+    assert not np.shares_memory(kept[0].numpy(), w.grad.numpy())
+    np.testing.assert_array_equal(kept[0].numpy(), [3.0, 4.0])
+    np.testing.assert_array_equal(w.grad.numpy(), [6.0, 8.0])
+
+
+def test_one_gradient_sent_to_two_leaves_gives_them_separate_grads() -> None:
+    a = tg.tensor([1.0, 2.0], requires_grad=True)
+    b = tg.tensor([3.0, 4.0], requires_grad=True)
+    (a + b).backward(tg.tensor([1.0, 1.0]) * 2)  # AddBackward0 sends the same tensor to both
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    (a + b).backward(tg.tensor([1.0, 1.0]))
+    np.testing.assert_array_equal(a.grad.numpy(), [3.0, 3.0])
+    np.testing.assert_array_equal(b.grad.numpy(), [3.0, 3.0])
+
+
+def test_grads_returned_by_autograd_grad_and_retained_grads_are_not_the_leaf_grad() -> None:
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    (gx,) = tg.autograd.grad((x * 3).sum(), x)
+    h = x * 3
+    h.retain_grad()
+    (h * 2).sum().backward()
+    assert not np.shares_memory(gx.numpy(), x.grad.numpy())
+    assert not np.shares_memory(h.grad.numpy(), x.grad.numpy())
+    x.grad += 1  # changing .grad in place changes nothing else
+    np.testing.assert_array_equal(gx.numpy(), [3.0, 3.0])
+    np.testing.assert_array_equal(h.grad.numpy(), [2.0, 2.0])
+
+
+# ------------------------------------------------------------------------------------------------ warnings
+def test_builtin_ops_are_silent_and_numpy_settings_come_back() -> None:
+    before = np.geterr()
+    x = tg.tensor([0.0, 1e30, -1.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        y = (x * x * 1e30).exp() + x.log() + 1 / x
+        y.sum().backward()
+    assert np.isinf(y.detach().numpy()).any() and np.isnan(x.grad.numpy()).any()
+    assert np.geterr() == before
+
+
+def test_the_learners_numpy_code_in_backward_still_warns() -> None:
+    class Half(tg.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 0.5
+
+        @staticmethod
+        def backward(ctx, g):
+            np.log(np.zeros(1))  # the learner's own numpy: warns, as it would outside backward
+            return g * 0.5
+
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    def hook(g: tg.Tensor) -> None:
+        np.ones(1) / 0  # and in a hook
+
+    x.register_hook(hook)
+    with pytest.warns(RuntimeWarning) as caught:
+        Half.apply(x).sum().backward()
+    assert sorted(str(w.message) for w in caught) == ["divide by zero encountered in divide",
+                                                      "divide by zero encountered in log"]
+    np.testing.assert_array_equal(x.grad.numpy(), [0.5, 0.5])
+
+
+def test_numpy_settings_come_back_when_backward_fails() -> None:
+    before = np.geterr()
+    x = tg.tensor([1.0], requires_grad=True)
+    y = x.exp()
+    y.add_(1)  # the saved result changed: backward raises
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward()
+    assert np.geterr() == before
+    with pytest.warns(RuntimeWarning):
+        np.ones(1) / 0
+
+
+# ------------------------------------------------------------------------------------------------ no_grad
+def test_ops_that_record_nothing_give_the_same_results() -> None:
+    a = tg.tensor([[1.0, -2.0, 3.0]], requires_grad=True)
+    b = tg.tensor([[0.5], [2.0]])
+    recorded = [a * b, (a + b).exp(), a.t(), a.relu(), (a * b).sum(0, keepdim=True), a.tanh()]
+    with tg.no_grad():
+        plain = [a * b, (a + b).exp(), a.t(), a.relu(), (a * b).sum(0, keepdim=True), a.tanh()]
+    for r, p in zip(recorded, plain):
+        assert r.grad_fn is not None and p.grad_fn is None and not p.requires_grad
+        np.testing.assert_array_equal(r.detach().numpy(), p.numpy())
+
+
+def test_a_view_made_under_no_grad_still_shares_storage_and_version() -> None:
+    x = tg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    with tg.no_grad():
+        v = x.t()
+        assert v._base is x
+        v.add_(1)
+    assert x._version == v._version == 1
+    np.testing.assert_array_equal(x.numpy(), [[2.0, 3.0], [4.0, 5.0]])
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+def test_a_broadcast_gradient_is_summed_the_same_with_and_without_create_graph() -> None:
+    for create_graph in (False, True):
+        b = tg.tensor([[1.0], [2.0]], requires_grad=True)
+        x = tg.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        (x * b).sum().backward(create_graph=create_graph)
+        np.testing.assert_array_equal(b.grad.detach().numpy(), [[6.0], [15.0]])
+        assert (b.grad.grad_fn is not None) == create_graph
+
+
+def test_relu_masks_its_gradient_where_the_output_is_not_positive() -> None:
+    """One comparison, PyTorch's (out <= 0): 0 there even for an infinite g, and g passes at a nan output."""
+    x = tg.tensor([float("nan"), -1.0, 2.0, 0.0], requires_grad=True)
+    x.relu().backward(tg.tensor([1.0, float("inf"), 3.0, float("inf")]))
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 0.0, 3.0, 0.0])
