@@ -104,12 +104,10 @@ class View(Function):
 
 def _reshaped_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
     """``a`` seen with a new shape, sharing its memory; None when its layout needs a copy for that."""
-    out = a.view()
     try:
-        out.shape = shape  # numpy refuses (instead of copying) when the memory layout does not allow it
-    except AttributeError:
+        return np.reshape(a, shape, copy=False)  # numpy refuses (instead of copying) when the layout does not allow it
+    except ValueError:
         return None
-    return out
 
 
 class ReshapeAlias(View):
