@@ -1,6 +1,6 @@
 """``tinygrad_edu.autograd``: the machinery that computes gradients (``torch.autograd`` twin)."""
 
-from .engine import backward, grad
+from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
     detect_anomaly,
@@ -16,7 +16,7 @@ from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
 
 __all__ = [
-    "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly", "enable_grad", "grad",
-    "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "no_grad",
-    "set_detect_anomaly", "set_grad_enabled",
+    "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly",
+    "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled", "is_grad_enabled",
+    "no_grad", "set_detect_anomaly", "set_grad_enabled", "trace_backward",  # trace_backward & co: tinygrad_edu only
 ]

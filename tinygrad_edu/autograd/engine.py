@@ -23,7 +23,7 @@ import sys
 import traceback
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -196,8 +196,13 @@ def _needed(order: list[Node], targets: set[Node]) -> set[Node]:
 
 def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool, create_graph: bool,
                  capture: list[Edge] | None = None, accumulate: bool = True,
-                 trace: list | None = None) -> list[Tensor | None]:
-    """Run the graph. Returns the gradients captured at the ``capture`` edges (autograd.grad's inputs)."""
+                 trace: BackwardTrace | None = None) -> list[Tensor | None]:
+    """Run the graph. Returns the gradients captured at the ``capture`` edges (autograd.grad's inputs).
+
+    ``trace`` (default: the one ``with trace_backward()`` opened, if any) gets one step per node run.
+    """
+    if trace is None:
+        trace = _active_trace
     deps, order = _walk(roots)
     needed = None
     captures: dict[Edge, list[int]] = {}
@@ -245,8 +250,8 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
             inputs: tuple = ()
             if run and _any_gradient(grads):
                 inputs = _call_node(node, grads)
-                if trace is not None:
-                    trace.append((node, tuple(grads), inputs))
+                if trace is not None:  # (one check per node; nothing more unless trace_backward() is on)
+                    trace.record(node, grads, inputs, retain_graph)
                 if not retain_graph:
                     node._release_variables()
             for i, (nxt, nr) in enumerate(node.next_functions):
@@ -440,3 +445,79 @@ def _check_grad(node: BackwardCFunction, index: int, g: Any) -> Tensor:
         g = g.to(dtype)
     return g
 
+
+# -- Watching the engine work: trace_backward() (tinygrad_edu only; PyTorch has no such recorder) -------------
+
+
+class BackwardStep(NamedTuple):
+    """One node run by the engine, as :class:`trace_backward` records it.
+
+    The tensors are copies taken at that moment: later steps may add into the same arrays in place
+    (``.grad`` does), and the record must still show what happened then.
+    """
+
+    node: Node
+    #: the gradients that arrived, d(root)/d(the node's outputs), after the tensors' hooks ran
+    grad_outputs: tuple[Tensor | None, ...]
+    #: the gradients it sent on, d(root)/d(its inputs): one per entry of ``node.next_functions``
+    grad_inputs: tuple[Tensor | None, ...]
+    #: the hooks that ran, in order: hooks of the tensors it produced, its pre-hooks, its post-hooks
+    hooks: tuple[Any, ...]
+    #: whether its saved tensors were freed right after it ran (they are, unless retain_graph=True)
+    released: bool
+    #: for an AccumulateGrad node, the leaf's ``.grad`` just after it accumulated; None otherwise
+    grad: Tensor | None
+
+
+def _copies(grads: Sequence[Tensor | None], n: int) -> tuple[Tensor | None, ...]:
+    """Detached copies of ``grads``, padded with None to ``n`` entries."""
+    out = [None if g is None else _wrap(g._array.copy()) for g in grads]
+    return tuple(out + [None] * (n - len(out)))
+
+
+class BackwardTrace(list):
+    """The :class:`BackwardStep` of every node the engine ran, in the order it ran them."""
+
+    def record(self, node: Node, grads: list, grad_inputs: tuple, retain_graph: bool) -> None:
+        """Called by the engine right after ``node`` ran, before its saved tensors are freed."""
+        hooks: list = []
+        if node._tensor_pre_hooks:  # a tensor's hooks run when a gradient for it arrives
+            for nr, fns in node._tensor_pre_hooks.items():
+                if grads[nr] is not None:
+                    hooks += fns
+        hooks += node._pre_hooks or ()
+        hooks += node._post_hooks or ()
+        grad = node.variable._grad if isinstance(node, AccumulateGrad) else None
+        self.append(BackwardStep(node, _copies(grads, len(grads)), _copies(grad_inputs, len(node.next_functions)),
+                                 tuple(hooks), not retain_graph and bool(node._saved),
+                                 None if grad is None else _wrap(grad._array.copy())))
+
+
+_active_trace: BackwardTrace | None = None
+
+
+class trace_backward:  # noqa: N801  (used like no_grad: a context manager with a lower-case name)
+    """Record each node the engine runs inside the ``with`` block, with the gradients it received and sent.
+
+    A tinygrad_edu extra for seeing backward at work (PyTorch has nothing like it)::
+
+        with tinygrad_edu.autograd.trace_backward() as steps:
+            loss.backward()
+        [step.node.name() for step in steps]    # the nodes, in the order the engine ran them
+
+    Every ``backward()`` and ``autograd.grad()`` inside the block is recorded, into the innermost open
+    trace. When no trace is open the engine pays one ``is not None`` check per node.
+    """
+
+    def __init__(self) -> None:
+        self.steps = BackwardTrace()
+        self._outer: BackwardTrace | None = None
+
+    def __enter__(self) -> BackwardTrace:
+        global _active_trace
+        self._outer, _active_trace = _active_trace, self.steps
+        return self.steps
+
+    def __exit__(self, *exc: object) -> None:
+        global _active_trace
+        _active_trace = self._outer
