@@ -4,7 +4,8 @@
 #   make test    create .venv if needed, run every test (unit, parity, notebooks through nbval)
 #
 # Other targets: `make venv` (just the environment), `make lint` (ruff), `make bench` (benchmarks),
-# `make clean` (remove .venv). Use another interpreter with `make test PYTHON=python3.12`.
+# `make release` (write exercises/ from solutions/), `make clean` (remove .venv).
+# Use another interpreter with `make test PYTHON=python3.12`.
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -14,7 +15,7 @@ STAMP  := $(VENV)/.installed
 # Notebook folders nbval checks; each is collected once it exists.
 NOTEBOOK_DIRS := $(wildcard notebooks solutions)
 
-.PHONY: lab test venv dot lint bench clean
+.PHONY: lab test venv dot lint bench release clean
 
 # The server's root is the project, so exercises/ sit next to the lessons; the browser opens on notebooks/.
 # Jupyter refuses to run as root unless told (containers often are root).
@@ -61,6 +62,11 @@ lint: venv
 
 bench: venv
 	$(BIN)/python -m benchmarks
+
+# The learners' notebooks, generated from the single source in solutions/ (answers and hidden tests removed).
+# `make test` fails while exercises/ differs from what this writes (tests/test_grading.py).
+release: venv
+	$(BIN)/python -m tinygrad_edu.grading release
 
 clean:
 	rm -rf $(VENV)
