@@ -725,15 +725,12 @@ def test_saved_values_on_nodes() -> None:
         lib.tensor([1.0], requires_grad=True).exp()), RuntimeError, FREED)
 
 
-@pytest.mark.xfail(strict=True, reason="not implemented yet: _tensor_ops._as_tensor wraps a Python number "
-                   "in the other operand's dtype (x * 2 saves tensor(2.)); PyTorch keeps the number's own type "
-                   "(tensor(2), int64) for the wrapped scalar")
 def test_a_saved_python_number_keeps_its_type() -> None:
     def fn(lib: ModuleType) -> Any:
         x = lib.tensor([1.0, 2.0], requires_grad=True)
-        return (x * 2).grad_fn._saved_other, (x / 3).grad_fn._saved_other
+        return (x * 2).grad_fn._saved_other, (x / 3).grad_fn._saved_other, (x * 2.5).grad_fn._saved_other
 
-    returns(fn, "(tensor(2), tensor(3))")
+    returns(fn, "(tensor(2), tensor(3), tensor(2.5000, dtype=tinygrad_edu.float64))")
 
 
 def test_node_hooks() -> None:

@@ -456,7 +456,7 @@ def test_draw_graph_linear_layer_finds_its_input_among_the_saved_tensors() -> No
 def test_draw_graph_seed_chain_names_a_wrapped_number() -> None:
     x, y, z = seed_chain()
     g = parsed(draw_graph(z, params={"x": x, "y": y, "z": z}))
-    two = g.one("()\n2.")  # the 2 of 2 * x: a tensor that needs no grad, saved by the multiplication
+    two = g.one("()\n2")  # the 2 of 2 * x: a wrapped number (int64, as PyTorch saves it), needing no grad
     assert g.colour(two) == "gray92"
     assert [g.label(a) for a, b, _ in g.edges if b == g.one("y\n(3,)\n[2., 4., 6.]")] == ["×\nMulBackward0"]
     muls = g.named("×\nMulBackward0")

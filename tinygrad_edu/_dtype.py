@@ -105,6 +105,23 @@ def result_type(*arrays: np.ndarray) -> np.dtype:
     return result
 
 
+def wrapped_number_dtype(value: object) -> np.dtype:
+    """The dtype PyTorch gives a Python number it wraps into a tensor for an operation (``x * 2`` saves
+    ``tensor(2)``): bool, int64 or float64, the number's own type at full width."""
+    # (builtins.: this module's own ``bool`` and ``int`` are the dtypes)
+    return np.dtype(np.bool_ if isinstance(value, (builtins.bool, np.bool_)) else np.int64
+                    if isinstance(value, (builtins.int, np.integer)) else np.float64)
+
+
+def wrapped_result_type(tensor_dtype: np.dtype, number_dtype: np.dtype) -> np.dtype:
+    """The dtype of an operation on a tensor and a wrapped Python number: the tensor's, unless the number is
+    of a higher kind, and then that kind's default (float32 for a float, int64 for an int), never its width:
+    ``float32_tensor * 2.5`` is float32 although the wrapped 2.5 is float64."""
+    if _KIND_RANK[number_dtype.kind] <= _KIND_RANK[tensor_dtype.kind]:
+        return tensor_dtype
+    return np.dtype(np.float32 if number_dtype.kind == "f" else np.int64)
+
+
 def number_dtype(value: object, other: np.dtype) -> np.dtype:
     """The dtype a Python number takes in an operation with a tensor of dtype ``other``: other's own, unless
     the number is of a higher kind (a float next to an int tensor gives float32, PyTorch's default float)."""

@@ -137,6 +137,9 @@ class Tensor:
     # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
     __array_priority__ = 1000
 
+    # True on the 0-d tensor a Python number becomes in ``x * 2`` (set in ``_tensor_ops._as_tensor``).
+    _wrapped_number = False
+
     def __init__(self, *args: Any) -> None:
         if len(args) == 1 and isinstance(args[0], Tensor):  # an alias: same storage, same version counter
             _init(self, args[0]._array, None, 0, False)

@@ -31,13 +31,18 @@ def _scalar_dtype(x: np.ndarray, v: Any) -> np.dtype:
 
 
 def _as_tensor(v: Any, like: Tensor) -> Tensor:
+    """``v`` as a tensor for an operation with ``like``. A Python number becomes a *wrapped number*, as in
+    PyTorch: a 0-d tensor of the number's own type (``tensor(2)``, int64, is what ``x * 2`` saves), which
+    takes part in type promotion only if it is of a higher kind (see ``_dtype.wrapped_result_type``)."""
     if isinstance(v, Tensor):
         return v
     if isinstance(v, np.ndarray):
         return _wrap(v)
     if not isinstance(v, (int, float, bool, np.number, np.bool_)):
         raise TypeError(f"unsupported operand type: Tensor and '{type(v).__name__}'")
-    return _wrap(np.asarray(v, dtype=_scalar_dtype(like._array, v)))
+    wrapped = _wrap(np.asarray(v, dtype=_dtype.wrapped_number_dtype(v)))
+    wrapped._wrapped_number = True
+    return wrapped
 
 
 def _operands(x: Tensor, y: Any) -> tuple[Tensor, Tensor]:

@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import result_type
+from .._dtype import result_type, wrapped_result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
 from .shape import sum_to
@@ -64,7 +64,12 @@ def promoted(ctx: Any, x: Tensor, y: Tensor) -> tuple[np.ndarray, np.ndarray]:
         ctx.meta = _AS_THE_RESULT if a.shape == b.shape else ((a.shape, a.dtype), (b.shape, b.dtype))
         return a, b
     ctx.meta = ((a.shape, a.dtype), (b.shape, b.dtype))
-    dt = result_type(a, b)
+    if y._wrapped_number:  # x * 2: the number's type matters only if of a higher kind
+        dt = wrapped_result_type(a.dtype, b.dtype)
+    elif x._wrapped_number:  # 2 - x, reflected
+        dt = wrapped_result_type(b.dtype, a.dtype)
+    else:
+        dt = result_type(a, b)
     return a.astype(dt, copy=False), b.astype(dt, copy=False)
 
 
