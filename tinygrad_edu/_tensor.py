@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _dtype
+from ._mode import GradMode
 from ._printing import tensor_repr
 
 if TYPE_CHECKING:
@@ -206,6 +207,8 @@ class Tensor:
             return self
         if requires_grad and self._array.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and type(self._version_counter) is InferenceCounter and not GradMode.inference:
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -258,7 +261,13 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many in-place changes this tensor's storage has seen (shared with its views and detach())."""
+        if type(self._version_counter) is InferenceCounter:
+            raise RuntimeError("Inference tensors do not track version counter.")
         return self._version_counter[0]
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside ``inference_mode()`` (or is a view of one that was)."""
+        return type(self._version_counter) is InferenceCounter
 
     def _bump_version(self) -> None:
         self._version_counter[0] += 1
@@ -408,6 +417,25 @@ class Tensor:
         return out
 
 
+class InferenceCounter(list):
+    """The "version counter" of an inference tensor (made in ``inference_mode()``), which PyTorch does not
+    track: it marks the tensor, and refuses in-place changes made outside inference mode with PyTorch's error.
+    Every in-place op bumps a tensor's counter (``counter[0] += 1``), so this one place catches them all."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self.check_inplace()
+
+    @staticmethod
+    def check_inplace() -> None:
+        """Raise PyTorch's error unless in inference mode: called before an in-place op changes anything."""
+        if not GradMode.inference:
+            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
+                               "a clone to get a normal tensor before doing inplace update.See "
+                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+
+
 def _init(t: Tensor, array: np.ndarray, grad_fn: Node | None, output_nr: int, requires_grad: bool) -> None:
     if requires_grad and array.dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
@@ -416,7 +444,7 @@ def _init(t: Tensor, array: np.ndarray, grad_fn: Node | None, output_nr: int, re
     t.grad_fn = grad_fn
     t._output_nr = output_nr
     t._grad = None
-    t._version_counter = [0]
+    t._version_counter = [0] if not GradMode.inference else InferenceCounter((0,))
     t._base = None
     t._retains_grad = False
     t._hooks = None
@@ -458,7 +486,7 @@ def _wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, cl
     t.grad_fn = grad_fn
     t._output_nr = output_nr
     t._grad = None
-    t._version_counter = [0]
+    t._version_counter = [0] if not GradMode.inference else InferenceCounter((0,))
     t._base = None
     t._retains_grad = False
     t._hooks = None

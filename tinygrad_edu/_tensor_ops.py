@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
-from ._tensor import Tensor, _wrap
+from ._tensor import InferenceCounter, Tensor, _wrap
 from .autograd.function import Function
 from .autograd.grad_mode import GradMode
 from .ops import elementwise as ew
@@ -144,6 +144,8 @@ def _inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     When autograd is recording, ``op`` runs on a snapshot of self's old value (so values it saves are
     not overwritten), and ``self`` takes over the result's ``grad_fn``: its history now ends in this op.
     """
+    if type(self._version_counter) is InferenceCounter:
+        InferenceCounter.check_inplace()
     for a in args:
         if isinstance(a, Tensor) and _partial_overlap(self._array, a._array):
             raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
@@ -321,6 +323,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
     if GradMode.enabled and (self._requires_grad or value._requires_grad):
         _inplace(self, lambda s, v: CopySlices.apply(s, v, nkey), value)
         return
+    if type(self._version_counter) is InferenceCounter:
+        InferenceCounter.check_inplace()
     try:
         self._array[nkey] = value._array
     except ValueError as e:

@@ -14,15 +14,9 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .._mode import GradMode
+
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class GradMode:
-    """The one global switch. (PyTorch keeps it per thread; one thread is all a notebook uses.)"""
-
-    enabled: bool = True
-    inference: bool = False
-    anomaly: bool = False  # set_detect_anomaly: record each node's forward call stack
 
 
 def is_grad_enabled() -> bool:
@@ -147,11 +141,10 @@ class _Fixed(_GradModeContext):
 
 
 class inference_mode(_GradModeContext):  # noqa: N801
-    """Like ``no_grad`` for our purposes: nothing is recorded inside it.
-
-    (PyTorch also marks tensors made inside it as "inference tensors" that autograd later refuses;
-    tinygrad_edu does not track that.)
-    """
+    """``no_grad``, stricter: nothing is recorded inside it, and the tensors made inside it are *inference
+    tensors* (``is_inference()``), which autograd refuses afterwards: they cannot be saved for backward, changed
+    in place outside inference mode, or made to require grad, and they have no ``_version``. In exchange PyTorch
+    skips their bookkeeping (here they only carry the mark). Use ``clone()`` to get a normal tensor."""
 
     def __new__(cls, mode: Any = True) -> Any:
         if isinstance(mode, bool):

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, from_numpy
-from .._tensor import RemovableHandle, Tensor, _typename, _wrap
+from .._tensor import InferenceCounter, RemovableHandle, Tensor, _typename, _wrap
 from .grad_mode import GradMode
 
 _sequence_nr = itertools.count()
@@ -91,6 +91,12 @@ class SavedTensor:
     __slots__ = ("array", "counter", "output_nr", "tensor", "version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
+            raise RuntimeError(
+                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+                "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+                "tensor and use it in autograd, or use `tinygrad_edu.no_grad()` instead of "
+                "`tinygrad_edu.inference_mode()`.")
         self.version = tensor._version_counter[0]
         if is_output:
             self.tensor = None
