@@ -733,6 +733,19 @@ def test_a_saved_python_number_keeps_its_type() -> None:
     returns(fn, "(tensor(2), tensor(3), tensor(2.5000, dtype=tinygrad_edu.float64))")
 
 
+def test_a_slot_that_saved_nothing_still_reads_none_after_backward() -> None:
+    def fn(lib: ModuleType) -> Any:
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        z = (x + 2) * 3  # the multiplication saves the 3 (for x's gradient), not x + 2
+        before = z.grad_fn._saved_self
+        z.sum().backward()
+        return before, z.grad_fn._saved_self
+
+    returns(fn, "(None, None)")
+    raises(lambda lib: (lambda z: (z.sum().backward(), z.grad_fn._saved_other))(
+        lib.tensor([1.0], requires_grad=True) * 3), RuntimeError, FREED)
+
+
 def test_node_hooks() -> None:
     def fn(lib: ModuleType) -> Any:
         x = lib.tensor([1.0, 2.0], requires_grad=True)

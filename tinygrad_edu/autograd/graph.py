@@ -35,6 +35,7 @@ FREED_MESSAGE = (
     "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
     "if you need to access saved tensors after calling backward."
 )
+FREED = "<freed>"  # a saved slot after backward released its tensor
 
 
 def type_description(array: np.ndarray) -> str:
@@ -130,7 +131,7 @@ class Node:
 
     next_functions: tuple[tuple[Node | None, int], ...] = ()
     _num_outputs = 1  # how many outputs the operation had: how many gradients apply() receives
-    _saved: tuple[SavedTensor | None, ...] | None = None  # None: nothing saved; () after freeing
+    _saved: tuple[SavedTensor | None, ...] | None = None  # None: nothing saved; () or FREED slots after freeing
     _freed = False
     _pre_hooks: list | None = None
     _post_hooks: list | None = None
@@ -163,6 +164,8 @@ class Node:
     # -- saved values --------------------------------------------------------------------------------
     def _unpack(self, i: int) -> Tensor | None:
         if self._freed:
+            if self._saved and self._saved[i] is None:  # nothing was saved there (x * 3 keeps no x): still None
+                return None
             raise RuntimeError(FREED_MESSAGE)
         saved = self._saved[i] if self._saved else None
         return None if saved is None else saved.unpack(self)
@@ -170,7 +173,8 @@ class Node:
     def _release_variables(self) -> None:
         """Free the saved tensors (what happens after backward unless retain_graph=True)."""
         if self._saved is not None:
-            self._saved = ()
+            # Drop the tensors, but remember which slots held none: PyTorch still answers None for those.
+            self._saved = tuple([None if s is None else FREED for s in self._saved]) if None in self._saved else ()
             self._freed = True
 
     # -- hooks -----------------------------------------------------------------------------------------
