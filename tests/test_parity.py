@@ -822,6 +822,17 @@ SPECIAL: dict[str, tuple[Callable[..., Any], tuple[list[float], ...]]] = {
 }
 
 
+def test_sigmoid_underflows_to_zero_as_pytorch() -> None:
+    """float32 sigmoid(-100) is exactly 0 in PyTorch (1 / (1 + inf)), not the denormal 3.8e-44."""
+    xs = [-100.0, -88.0, -87.0, -80.0, -20.0, 0.0, 20.0, 100.0]
+    for dtype in ("float32", "float64"):
+        ours = tg.tensor(xs, dtype=getattr(tg, dtype)).sigmoid().tolist()
+        theirs = torch.tensor(xs, dtype=getattr(torch, dtype)).sigmoid().tolist()
+        assert [v == 0.0 for v in ours] == [v == 0.0 for v in theirs]
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=0)  # (float32 exp differs in the last bit)
+    assert ours[0] > 0.0  # float64 still resolves e^-100
+
+
 @pytest.mark.parametrize("name", list(SPECIAL))
 def test_derivatives_at_special_points_as_pytorch(name: str) -> None:
     """Where a formula meets 0 * inf (kinks, poles, flat spots), the gradient is PyTorch's value."""

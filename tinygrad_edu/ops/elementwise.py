@@ -48,8 +48,8 @@ from ..autograd.function import Function, ieee
 from .shape import sum_to
 
 # IEEE arithmetic, as in PyTorch: 1/0 = inf, 0 * inf = nan, exp(1000) = inf, log(-1) = nan, all silently (numpy
-# would warn about each). Forwards that can meet these run under ``@ieee``; neg, abs, sign, relu, clamp, tanh and
-# sigmoid cannot (they pass inf and nan through without numpy complaining), so they skip its cost.
+# would warn about each). Forwards that can meet these run under ``@ieee``; neg, abs, sign, relu, clamp and tanh
+# cannot (they pass inf and nan through without numpy complaining), so they skip its cost.
 
 
 # ctx.meta when both inputs have the same shape and dtype, hence the result's: their gradients need no change.
@@ -477,11 +477,12 @@ class Sigmoid(Function):
     saved_names = ("result",)
 
     @staticmethod
+    @ieee
     def forward(ctx: Any, x: Tensor) -> Tensor:
         a = _float(x._array)
-        # 1/(1+e^-x) overflows for very negative x; e^x/(1+e^x) is the same number and safe there.
-        e = np.exp(-np.abs(a))
-        result = _wrap(np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False))
+        # For very negative x, e^-x overflows to inf and 1/(1+inf) is exactly 0: the right limit, and what
+        # PyTorch gives (float32 sigmoid(-100) is 0, not the tiny denormal e^x/(1+e^x) would be).
+        result = _wrap(1 / (1 + np.exp(-a)))
         ctx.save_for_backward(result)
         return result
 
