@@ -603,15 +603,15 @@ def test_every_unsolved_exercise_gets_zero_and_each_check_says_not_attempted(gra
 def test_a_solved_exercise_notebook_found_by_its_file_name_gets_full_marks(graded: dict) -> None:
     result = graded["results"]["good"]
     assert result["notebook"] == PILOT and result["notes"] == []
-    assert result["points"] == result["max_points"] == 11
+    assert result["points"] == result["max_points"] == 15
     assert result["written_answers"]["leaf-3-answer"].startswith("**Why is `h.grad` None?**\n\n`h` is not a leaf")
 
 
 def test_edited_deleted_crashing_and_exiting_cells_cost_only_their_own_points(graded: dict) -> None:
     result = graded["results"]["mixed"]
     assert statuses(result) == {"leaf-1": "failed", "leaf-2": "not attempted", "leaf-3": "passed",
-                                "leaf-4": "failed", "leaf-5": "not attempted"}
-    assert result["points"] == 2
+                                "leaf-4": "failed", "leaf-5": "not attempted", "leaf-6": "passed", "leaf-7": "passed"}
+    assert result["points"] == 6
     exercises = {e["exercise"]: e for e in result["exercises"]}
     assert exercises["leaf-1"]["edited"] and not exercises["leaf-1"]["deleted"]  # graded on the original check
     assert "check:    the tensors in predictions" in exercises["leaf-1"]["report"]
@@ -627,7 +627,7 @@ def test_edited_deleted_crashing_and_exiting_cells_cost_only_their_own_points(gr
 def test_an_infinite_loop_is_interrupted_and_grading_goes_on(graded: dict) -> None:
     result = graded["results"]["loop"]
     assert statuses(result) == {"leaf-1": "passed", "leaf-2": "not attempted", "leaf-3": "passed",
-                                "leaf-4": "timeout", "leaf-5": "passed"}
+                                "leaf-4": "timeout", "leaf-5": "passed", "leaf-6": "passed", "leaf-7": "passed"}
     assert "cell 8 did not finish within 3 s: it was interrupted" in result["notes"]
     assert "check cell leaf-4 did not finish within 3 s: it was interrupted" in result["notes"]
 
@@ -645,14 +645,14 @@ def test_a_flood_of_output_is_cut_short(graded: dict) -> None:
 def test_a_loop_that_ignores_interrupts_ends_the_run_but_keeps_earlier_points(graded: dict) -> None:
     result = graded["results"]["stubborn"]
     assert statuses(result) == {"leaf-1": "passed", "leaf-2": "passed", "leaf-3": "passed",
-                                "leaf-4": "not run", "leaf-5": "not run"}
+                                "leaf-4": "not run", "leaf-5": "not run", "leaf-6": "not run", "leaf-7": "not run"}
     assert any("ignored the interrupt: the kernel was stopped" in note for note in result["notes"])
 
 
 def test_a_dead_kernel_costs_the_remaining_points_only(graded: dict) -> None:
     result = graded["results"]["dead"]
     assert statuses(result) == {"leaf-1": "passed", "leaf-2": "passed", "leaf-3": "not run",
-                                "leaf-4": "not run", "leaf-5": "not run"}
+                                "leaf-4": "not run", "leaf-5": "not run", "leaf-6": "not run", "leaf-7": "not run"}
     assert any(note.startswith("the kernel died while running cell 12") for note in result["notes"])
 
 
@@ -660,7 +660,7 @@ def test_checks_made_to_always_pass_still_fail(graded: dict) -> None:
     result = graded["results"]["cheat"]
     # a swallowed error (custom exception handler), a redefined exercise(), monkeypatched check functions
     assert statuses(result) == {"leaf-1": "failed", "leaf-2": "failed", "leaf-3": "passed", "leaf-4": "passed",
-                                "leaf-5": "failed"}
+                                "leaf-5": "failed", "leaf-6": "passed", "leaf-7": "passed"}
     assert not any(e["edited"] or e["deleted"] for e in result["exercises"])
 
 
@@ -680,25 +680,25 @@ def test_invalid_json_is_reported_as_such(tmp_path: Path) -> None:
     path.write_text("{ not json")
     result = grade(path, SOLUTIONS)
     assert result.error == "not a notebook (invalid JSON: Expecting property name enclosed in double quotes, line 1)"
-    assert [e.status for e in result.exercises] == ["not run"] * 5
+    assert [e.status for e in result.exercises] == ["not run"] * 7
 
 
 def test_the_table_csv_and_saved_notebooks(graded: dict) -> None:
     table = graded["table"]
-    assert f"{PILOT} (11 points)" in table
+    assert f"{PILOT} (15 points)" in table
     good = next(line for line in table.splitlines() if line.startswith(str(graded["paths"]["good"])))
-    assert good.split()[1:] == ["2/2", "2/2", "2/2", "3/3", "2/2", "11/11"]
+    assert good.split()[1:] == ["2/2", "2/2", "2/2", "3/3", "2/2", "2/2", "2/2", "15/15"]
     mixed = next(line for line in table.splitlines() if line.startswith(str(graded["paths"]["mixed"])))
-    assert re.sub(r"\s+", " ", mixed).endswith("0/2 ✘ 0/2 · 2/2 0/3 ✘ 0/2 · 2/11")
+    assert re.sub(r"\s+", " ", mixed).endswith("0/2 ✘ 0/2 · 2/2 0/3 ✘ 0/2 · 2/2 2/2 6/15")
     assert "✘ failed   · not attempted" in table and "not graded: " in table
     rows = list(csv.DictReader((graded["root"] / "grades.csv").open()))
     total = next(r for r in rows if r["submission"] == str(graded["paths"]["mixed"]) and r["exercise"] == "total")
-    assert (total["points"], total["max_points"], total["status"]) == ("2", "11", "graded")
+    assert (total["points"], total["max_points"], total["status"]) == ("6", "15", "graded")
     saved = json.loads((graded["root"] / "graded" / "mixed.graded.ipynb").read_text())
     sources = [notebook.source_text(c["source"]) for c in saved["cells"]]
     original = notebook.parse(notebook.read(SOLUTIONS / f"{PILOT}.ipynb"), PILOT).checks[1]
     assert notebook.HIDDEN[0] in original.source and original.source in sources  # hidden tests included
-    assert sum(s.startswith("# Inserted by the grader") for s in sources) == 5
+    assert sum(s.startswith("# Inserted by the grader") for s in sources) == 7
 
 
 def test_grade_command_misuse_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
