@@ -272,11 +272,8 @@ class Tensor:
     def _bump_version(self) -> None:
         self._version_counter[0] += 1
 
-    @property
-    def is_view(self) -> bool:  # not a public PyTorch attribute: PyTorch exposes `_is_view()` and `_base`
-        return self._base is not None
-
     def _is_view(self) -> bool:
+        """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
         return self._base is not None
 
     @property
