@@ -1,0 +1,139 @@
+"""``Explorer``: the one shape every live picture in ``teach`` has.
+
+An explorer is a column of controls (sliders) above a picture. Moving a control recomputes the numbers the
+picture shows (``values``), draws a fresh matplotlib figure (``figure``) and puts it on screen as a PNG image.
+The same happens when code calls ``update(x0=2.0)``: a test, or a learner who wants an exact value.
+
+Figures are made with ``matplotlib.figure.Figure`` and the Agg canvas directly, not with pyplot: pyplot keeps
+a global list of open figures and shows them again at the end of a cell; a Figure we own is drawn exactly once,
+where we put it.
+
+Without a live kernel (a notebook opened from disk, GitHub, nbconvert) a widget cannot run, so an explorer's
+output also carries the PNG of the picture as it was when displayed, and a short text with its numbers.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+
+def png_bytes(figure: Figure) -> bytes:
+    """The figure as PNG bytes (without the matplotlib version in the metadata: the same bytes everywhere)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def new_figure(width: float, height: float, dpi: int = 80, kind: type[Figure] = Figure) -> Figure:
+    """A figure of ``width`` x ``height`` inches, attached to an Agg canvas (so it can be saved), not to pyplot."""
+    figure = kind(figsize=(width, height), dpi=dpi)
+    FigureCanvasAgg(figure)
+    return figure
+
+
+class PictureFigure(Figure):
+    """A static matplotlib Figure that shows itself as a PNG in a notebook (no pyplot needed)."""
+
+    def _repr_png_(self) -> bytes:
+        return png_bytes(self)
+
+
+class Explorer(widgets.VBox):
+    """Controls above a picture that redraws when a control moves.
+
+    Subclasses set ``name`` and the figure size, build their controls, call ``super().__init__(controls)``, and
+    implement ``_compute`` (the numbers for the current settings), ``_draw`` (the picture of those numbers)
+    and ``summary`` (one deterministic line of text).
+
+    Attributes:
+        controls: the widgets by name, e.g. ``controls["x0"]``: set ``.value`` and the picture follows.
+        values: the numbers the current picture shows, e.g. ``{"x0": 1.0, "slope": 2.0}``.
+        figure: the current matplotlib Figure.
+        image: the ``widgets.Image`` showing the figure as PNG.
+    """
+
+    name = "explorer"
+    width, height, dpi = 8.0, 3.2, 80
+
+    def __init__(self, controls: dict[str, widgets.ValueWidget]) -> None:
+        self.controls = dict(controls)
+        self.image = widgets.Image(format="png")
+        self.values: dict[str, Any] = {}
+        self.figure: Figure = new_figure(self.width, self.height, self.dpi)
+        self._holding = False  # True while update() sets several controls: redraw once, at the end
+        for control in self.controls.values():
+            control.style.description_width = "initial"
+            control.observe(self._on_change, names="value")
+        super().__init__([widgets.HBox(list(self.controls.values()), layout=widgets.Layout(flex_flow="row wrap")),
+                          self.image])
+        self.redraw()
+
+    def update(self, **new_values: float) -> None:
+        """Set controls by name, e.g. ``update(x0=2.0, h=0.1)``, and redraw once, exactly as dragging would."""
+        for key, value in new_values.items():
+            if key not in self.controls:
+                raise TypeError(f"{self.name} has no control named {key!r}; its controls are "
+                                f"{', '.join(self.controls)}")
+            self._check_value(key, value)
+        self._holding = True
+        try:
+            for key, value in new_values.items():
+                self.controls[key].value = value
+        finally:
+            self._holding = False
+        self.redraw()
+
+    def _check_value(self, key: str, value: float) -> None:
+        """A slider silently clamps a value outside its range: refuse it instead, saying what the range is."""
+        control = self.controls[key]
+        if not isinstance(value, (int, float, np.number)) or isinstance(value, bool):
+            raise TypeError(f"{key} must be a number; got {value!r}")
+        low, high = control.min, control.max
+        if isinstance(control, widgets.FloatLogSlider):
+            low, high = control.base ** low, control.base ** high
+        if not low <= value <= high:
+            raise ValueError(f"{key} = {value:g} is outside the slider's range ({low:g}, {high:g})")
+
+    def _on_change(self, change: dict[str, Any]) -> None:
+        if not self._holding:
+            self.redraw()
+
+    def redraw(self) -> None:
+        """Recompute ``values`` from the controls, draw a new ``figure`` and show it."""
+        settings = {key: control.value for key, control in self.controls.items()}
+        with np.errstate(all="ignore"):  # nan/inf where f is undefined: drawn as gaps, not warned about
+            values = self._compute(**settings)
+            figure = new_figure(self.width, self.height, self.dpi)
+            self._draw(figure, values)
+            picture = png_bytes(figure)
+        self.values, self.figure = values, figure
+        self.image.value = picture
+
+    def _compute(self, **settings: Any) -> dict[str, Any]:
+        """The numbers the picture shows, from the controls' current settings (each explorer defines this)."""
+        raise NotImplementedError(f"{type(self).__name__} must define _compute")
+
+    def _draw(self, figure: Figure, values: dict[str, Any]) -> None:
+        """Draw ``values`` on the empty ``figure`` (each explorer defines this)."""
+        raise NotImplementedError(f"{type(self).__name__} must define _draw")
+
+    def summary(self) -> str:
+        """One line with the current numbers, rounded (the text a notebook stores and nbval compares)."""
+        raise NotImplementedError(f"{type(self).__name__} must define summary")
+
+    def __repr__(self) -> str:
+        return self.summary()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget, plus the picture as PNG and its numbers as text for wherever the widget cannot run."""
+        bundle = super()._repr_mimebundle_(**kwargs) or {}
+        bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        bundle["text/plain"] = self.summary()
+        return bundle
