@@ -874,3 +874,37 @@ def test_mixed_dtypes_as_pytorch(name: str) -> None:
     assert meta_a == meta_b
     close(gxa, gxb)
     close(gya, gyb)
+
+
+NORMS: dict[str, Callable[..., Any]] = {
+    "length": lambda lib, x: x.norm(),
+    "p=1": lambda lib, x: x.norm(p=1) * 2,
+    "along a dim": lambda lib, x: lib.norm(x, dim=1).sum(),
+    "keepdim": lambda lib, x: (x / x.norm(dim=1, keepdim=True)).sum(),  # normalising rows
+    "at zero": lambda lib, x: (x * 0).norm(),
+}
+
+
+@pytest.mark.parametrize("name", list(NORMS))
+def test_norm_as_pytorch(name: str) -> None:
+    """x.norm(): the value, its node's name and its first and second derivatives, as PyTorch's."""
+    fn = NORMS[name]
+    data = [[3.0, -4.0, 1.0], [0.5, 2.0, -1.5]]
+    outs = []
+    for lib in LIBS:
+        x = lib.tensor(data, dtype=lib.float64, requires_grad=True)
+        y = fn(lib, x)
+        (g,) = lib.autograd.grad(y, x, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), x, allow_unused=True, materialize_grads=True)
+        gg = lib.zeros_like(x) + gg  # (torch may return a ZeroTensor, which has no numbers to read)
+        outs.append((repr(y).replace("torch.", "tinygrad_edu."), g.tolist(), gg.tolist()))
+    (ry, ga, gga), (ty, gb, ggb) = outs
+    assert ry == ty
+    close(ga, gb, rtol=1e-12, atol=1e-12)
+    if name != "at zero":  # (the second derivative of the length at 0 does not exist: PyTorch says nan, we 0)
+        close(gga, ggb, rtol=1e-9, atol=1e-12)
+
+
+def test_norm_refuses_other_p_with_a_way_out() -> None:
+    with pytest.raises(NotImplementedError, match=r"\(x.abs\(\) \*\* p\).sum\(\) \*\* \(1 / p\)"):
+        tg.tensor([1.0, 2.0]).norm(p=3)

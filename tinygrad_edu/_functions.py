@@ -10,7 +10,7 @@ from .ops import linalg, reduce, selection, shape
 __all__ = [
     "abs", "add", "all", "allclose", "any", "argmax", "argmin", "bmm", "cat", "clamp", "clip", "clone", "cos",
     "detach", "div", "dot", "eq", "equal", "exp", "flatten", "ge", "gt", "le", "log", "log_softmax", "lt", "matmul",
-    "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "permute", "pow", "relu",
+    "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "norm", "permute", "pow", "relu",
     "reshape", "sigmoid", "sign", "sin", "softmax", "sqrt", "square", "squeeze", "stack", "sub", "sum", "t",
     "tanh", "transpose", "unbind", "unsqueeze", "where",
 ]
@@ -32,7 +32,7 @@ add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div",
 exp, log, sqrt, sin, cos, tanh = (_method(n) for n in ("exp", "log", "sqrt", "sin", "cos", "tanh"))
 sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "square"))
 clamp = clip = _method("clamp")
-sum, mean, max, min = reduce.sum, reduce.mean, reduce.max, reduce.min
+sum, mean, max, min, norm = reduce.sum, reduce.mean, reduce.max, reduce.min, reduce.norm
 argmax, argmin = reduce.argmax, reduce.argmin
 all, any = _method("all"), _method("any")
 eq, ne, lt, le, gt, ge = (_method(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))

@@ -367,6 +367,7 @@ def _bind() -> None:
 
     T.sum = reduce.sum
     T.mean = reduce.mean
+    T.norm = reduce.norm
     T.max = reduce.max
     T.min = reduce.min
     T.argmax, T.argmin = reduce.argmax, reduce.argmin

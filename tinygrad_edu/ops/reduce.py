@@ -7,6 +7,8 @@ max    out = x_k          dx = g at the position k of the max, 0 elsewhere
                           (over the whole tensor, ties share g evenly, as in PyTorch)
 softmax      s = e^x / sum e^x        dx = s * (g - sum(g * s))
 log_softmax  l = x - log(sum e^x)     dx = g - e^l * sum(g)
+norm (p=2)   n = sqrt(sum x^2)        dx = g * x / n   (0 where n = 0)
+norm (p=1)   n = sum |x|              dx = g * sign(x)
 =====================  ================================================================
 """
 
@@ -111,6 +113,48 @@ class MeanDim(Function):
         if not ctx.keepdim:
             g = g.reshape(_kept_shape(ctx.in_shape, ctx.dims))
         return (g / ctx.n).expand(ctx.in_shape), None, None
+
+
+class Norm(Function):
+    """The vector norm ``||x||_p`` over all elements or over ``dims`` (p = 2, the length, or p = 1).
+
+    d||x||_2/dx = x / ||x||_2: the unit vector along x (taken as 0 at x = 0, where the norm has a kink, as
+    PyTorch does); d||x||_1/dx = sign(x).
+    """
+
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, p: float, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+        _check_float(x, "linalg.vector_norm")
+        a = x._array
+        ctx.in_shape, ctx.dims, ctx.keepdim, ctx.p = a.shape, dims, keepdim, p
+        n = np.abs(a).sum(axis=dims, keepdims=keepdim) if p == 1 else \
+            np.sqrt((a * a).sum(axis=dims, keepdims=keepdim))
+        result = _wrap(np.asarray(n, dtype=a.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, n = ctx.saved_tensors
+        kept = _kept_shape(ctx.in_shape, ctx.dims)
+        if not ctx.keepdim:
+            g, n = g.reshape(kept), n.reshape(kept)
+        if ctx.p == 1:
+            return g * x.sign(), None, None, None
+        safe = n + _wrap((n._array == 0).astype(n._array.dtype))  # 1 where n = 0, so x / n is 0 / 1 = 0 there
+        return g * x / safe, None, None, None
+
+
+def norm(x: Tensor, p: float | str = "fro", dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
+    """``x.norm()``: the length sqrt(sum x^2) of x seen as one vector (or along ``dim``); ``p=1``: sum |x|."""
+    if p == "fro":
+        p = 2
+    if p not in (1, 2):
+        raise NotImplementedError(f"norm(p={p!r}): tinygrad_edu implements p=2 (the default) and p=1; for another p "
+                                  "write it out, e.g. (x.abs() ** p).sum() ** (1 / p)")
+    return Norm.apply(x, p, _dims(dim, x._array.ndim), keepdim)
 
 
 def _check_float(x: Tensor, name: str) -> None:
