@@ -24,10 +24,13 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 
-def png_bytes(figure: Figure) -> bytes:
-    """The figure as PNG bytes (without the matplotlib version in the metadata: the same bytes everywhere)."""
+def png_bytes(figure: Figure, dpi: float | None = None) -> bytes:
+    """The figure as PNG bytes, at its own dpi unless told (without the matplotlib version in the metadata: the
+    same bytes everywhere). An Agg canvas is attached if the figure has none, so no pyplot backend is needed."""
+    if not isinstance(figure.canvas, FigureCanvasAgg):
+        FigureCanvasAgg(figure)
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
+    figure.savefig(buffer, format="png", dpi=dpi or "figure", metadata={"Software": None})
     return buffer.getvalue()
 
 

@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import no_grad
+from ._explorer import new_figure, png_bytes
 
 #: one colour per class (colour-blind safe: the Okabe-Ito palette), for points and regions alike
 CLASS_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -64,17 +63,9 @@ def _losses_array(values: Any, name: str) -> np.ndarray:
 
 def _figure(size: tuple[float, float]) -> Figure:
     """A new figure with fixed margins (an automatic layout would cost more time than drawing the plot)."""
-    figure = Figure(figsize=size)
+    figure = new_figure(*size, dpi=100)
     figure.subplots_adjust(left=0.14, right=0.96, bottom=0.17, top=0.88)
     return figure
-
-
-def png_bytes(figure: Figure, dpi: int = 80) -> bytes:
-    """The figure rendered as a PNG file's bytes (with the Agg renderer, whatever backend is active)."""
-    buffer = io.BytesIO()
-    FigureCanvasAgg(figure)  # attaches an Agg canvas to the figure, so savefig needs no pyplot backend
-    figure.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
 
 
 def plot_losses(curves: Sequence[Any] | Mapping[str, Sequence[Any]], *, log_scale: bool = False,
@@ -278,7 +269,7 @@ class TrainingMonitor(widgets.VBox):
     def _refresh(self) -> None:
         self.progress.value = self.step
         self.label.value = html.escape(self.summary().removeprefix("TrainingMonitor: "))
-        self.image.value = png_bytes(self.figure())
+        self.image.value = png_bytes(self.figure(), dpi=80)
         self.redraws += 1
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
