@@ -22,6 +22,7 @@ import tinygrad_edu as tg
 from .common import Result, measure, optional, seed_all
 
 OPS_PER_LINK = 4
+BARE = "bare Python engine"  # BareValue's name in the tables
 
 
 def _inputs(n: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -79,6 +80,75 @@ def numpy_chain(n_ops: int) -> Callable[[], tuple]:
     return run
 
 
+class BareValue:
+    """The least a Python autograd engine can do per op, on numpy arrays: micrograd's design with arrays.
+
+    Each op makes one object holding its array, its inputs and a closure that maps the output's gradient
+    to the inputs'; backward orders the graph (with a stack, no recursion) and calls the closures. It has
+    none of PyTorch's semantics: no node objects (``grad_fn``, ``next_functions``), no saved-tensor version
+    checks or freeing, no grad modes, hooks, dtype promotion or broadcasting. Its time per op is what any
+    engine written in Python pays before the semantics tinygrad_edu reproduces (a reference, not a rival).
+    """
+
+    __slots__ = ("backward_fn", "data", "grad", "inputs")
+
+    def __init__(self, data: np.ndarray, inputs: tuple = (), backward_fn: Callable | None = None) -> None:
+        self.data, self.grad, self.inputs, self.backward_fn = data, None, inputs, backward_fn
+
+    def __mul__(self, other: BareValue) -> BareValue:
+        return BareValue(self.data * other.data, (self, other), lambda g: (g * other.data, g * self.data))
+
+    def __add__(self, other: BareValue) -> BareValue:
+        return BareValue(self.data + other.data, (self, other), lambda g: (g, g))
+
+    def tanh(self) -> BareValue:
+        t = np.tanh(self.data)
+        return BareValue(t, (self,), lambda g: (g * (1 - t * t),))
+
+    def exp(self) -> BareValue:
+        e = np.exp(self.data)
+        return BareValue(e, (self,), lambda g: (g * e,))
+
+    def sum(self) -> BareValue:
+        shape = self.data.shape
+        return BareValue(self.data.sum(), (self,), lambda g: (np.broadcast_to(g, shape),))
+
+    def backward(self) -> None:
+        order, seen, stack = [], set(), [(self, False)]
+        while stack:  # depth-first, children before parents: reversed, a topological order
+            v, inputs_done = stack.pop()
+            if inputs_done:
+                order.append(v)
+            elif id(v) not in seen:
+                seen.add(id(v))
+                stack.append((v, True))
+                stack.extend((u, False) for u in v.inputs)
+        grads = {id(self): np.ones_like(self.data)}
+        for v in reversed(order):
+            g = grads.pop(id(v))
+            if v.backward_fn is None:  # a leaf
+                v.grad = g if v.grad is None else v.grad + g
+                continue
+            for u, gu in zip(v.inputs, v.backward_fn(g)):
+                grads[id(u)] = grads[id(u)] + gu if id(u) in grads else gu
+
+
+def bare_chain(n_ops: int) -> Callable[[], tuple]:
+    """The chain through :class:`BareValue`: the Python floor of any engine (see there)."""
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def run() -> tuple:
+        x, w, b = BareValue(xa), BareValue(wa), BareValue(ba)
+        y = x
+        for _ in range(links):
+            y = (y * w + b).tanh().exp()
+        y.sum().backward()
+        return x.grad, w.grad, b.grad
+
+    return run
+
+
 def torch_chain(n_ops: int) -> Callable[[], tuple] | None:
     torch = optional("torch")
     return None if torch is None else library_chain(torch, n_ops)
@@ -115,6 +185,8 @@ def _run(case: str, makers: list[tuple[str, Callable]], n_ops: int, repeat: int,
             notes[library] = "gradients finite" if ok else "NON-FINITE GRADIENTS"
     if "micrograd" in fns:
         notes["micrograd"] = "3 scalar Values per op; sqrt(relu(.)) for exp(tanh(.))"
+    if BARE in fns:
+        notes[BARE] = "BareValue: closures on numpy arrays, none of PyTorch's semantics"
     timings = measure(fns, repeat, warmup)
     return [Result(case, library, *timings[library], repeat, ops=n_ops, note=notes[library]) for library in fns]
 
@@ -123,7 +195,7 @@ def run_per_op(quick: bool) -> list[Result]:
     """Case (a): a ~1000-op chain, forward + backward, reported per op."""
     n_ops, repeat = (200, 3) if quick else (1000, 30)
     makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain),
-              ("micrograd", micrograd_chain)]
+              ("micrograd", micrograd_chain), (BARE, bare_chain)]
     return _run(f"a. per-op overhead ({n_ops}-op chain, 3 elements)", makers, n_ops, repeat, warmup=1)
 
 

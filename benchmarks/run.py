@@ -19,7 +19,7 @@ import numpy as np
 from .common import Result, optional
 from .memory import measure_growth
 from .mlp import run_mlp
-from .per_op import run_long_chain, run_per_op
+from .per_op import BARE, run_long_chain, run_per_op
 
 RESULTS = Path(__file__).resolve().parent / "results.md"
 
@@ -89,6 +89,11 @@ def targets_table(results: list[Result], growth: dict | None) -> str:
                      f"| {value} | {met} |")
         value, _ = _verdict(_ratio(results, "a.", "micrograd"), 1.0)
         lines.append(f"| (for reference) per-op, tinygrad_edu / micrograd (3 scalars) | {value} | |")
+        value, _ = _verdict(_ratio(results, "a.", BARE), 1.0)
+        lines.append(f"| (for reference) per-op, tinygrad_edu / bare Python engine | {value} | |")
+        bare, torch = _find(results, "a.", BARE), _find(results, "a.", "torch")
+        if bare and torch:  # how much of torch's time per op a Python engine spends before any of PyTorch's rules
+            lines.append(f"| (for reference) per-op, bare Python engine / torch | {bare.best / torch.best:.2f}× | |")
     if _find(results, "b.", "tinygrad_edu"):
         value, met = _verdict(_ratio(results, "b.", "numpy (by hand)"), MLP_VS_NUMPY)
         lines.append(f"| MLP step within {MLP_VS_NUMPY}× hand-written numpy | {value} | {met} |")

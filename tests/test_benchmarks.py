@@ -59,6 +59,14 @@ def test_hand_written_chain_gradients_match_tinygrad() -> None:
         np.testing.assert_allclose(a, b, rtol=1e-5)
 
 
+def test_bare_engine_gradients_match_hand_written_numpy() -> None:
+    """The bare engine, the per-op case's Python floor, computes the same gradients as the numpy floor."""
+    bare = per_op.bare_chain(40)()
+    floor = per_op.numpy_chain(40)()
+    for a, b in zip(bare, floor):
+        np.testing.assert_allclose(a, b, rtol=1e-5)
+
+
 def test_memory_growth_is_measured() -> None:
     from benchmarks.memory import measure_growth
 
