@@ -20,6 +20,7 @@ from .common import Result, optional
 from .memory import measure_growth
 from .mlp import run_mlp
 from .per_op import BARE, run_long_chain, run_per_op
+from .redraw import redraw_table, run_redraw
 
 RESULTS = Path(__file__).resolve().parent / "results.md"
 
@@ -125,7 +126,7 @@ def environment() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and few repeats: a smoke run")
-    parser.add_argument("--cases", default="abcd", help="which cases to run, e.g. 'ab' (default: abcd)")
+    parser.add_argument("--cases", default="abcde", help="which cases to run, e.g. 'ab' (default: abcde)")
     parser.add_argument("--output", type=Path, default=None,
                         help=f"where to write the markdown (default: {RESULTS.name} for a full run, none for --quick)")
     args = parser.parse_args(argv)
@@ -140,12 +141,18 @@ def main(argv: list[str] | None = None) -> int:
     if "d" in args.cases:
         print("running case d ...", file=sys.stderr, flush=True)
         growth = measure_growth(50 if args.quick else 2000, warmup=10 if args.quick else 300)
+    redraws = None
+    if "e" in args.cases:
+        print("running case e ...", file=sys.stderr, flush=True)
+        redraws = run_redraw(args.quick)
 
     sections = [f"Measured {environment()}{' (--quick: smoke-test sizes, not representative)' if args.quick else ''}."]
     if results:
         sections.append(timing_table(results))
     if growth is not None:
         sections.append(memory_table(growth))
+    if redraws is not None:
+        sections.append(redraw_table(redraws))
     sections.append(targets_table(results, growth))
     text = "\n\n".join(sections) + "\n"
     print(text, end="")

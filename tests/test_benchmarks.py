@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # benchmarks/ is a folder of the repository, not part of the installed package
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import mlp, per_op, run  # noqa: E402
+from benchmarks import mlp, per_op, redraw, run  # noqa: E402
 
 
 def test_quick_run_prints_and_writes_the_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -21,7 +21,7 @@ def test_quick_run_prints_and_writes_the_tables(tmp_path: Path, capsys: pytest.C
     assert run.main(["--quick", "--output", str(out)]) == 0
     text = out.read_text()
     assert text == capsys.readouterr().out
-    for heading in ("| case | library |", "| target | measured | met |", "traced growth"):
+    for heading in ("| case | library |", "| target | measured | met |", "traced growth", "| e. explorer redraw"):
         assert heading in text
     for case in ("a. per-op overhead", "b. MLP training step", "c. 2,000-op chain"):
         assert f"| {case}" in text and "**tinygrad_edu**" in text
@@ -73,3 +73,18 @@ def test_memory_growth_is_measured() -> None:
     growth = measure_growth(steps=5, warmup=2)
     assert set(growth) == {"steps", "traced", "rss", "cyclic_per_step"}
     assert growth["cyclic_per_step"] == 0  # the training step leaves no reference cycles behind
+
+
+def test_redraw_case_times_two_ways_to_the_same_picture() -> None:
+    """Case e compares the fast redraw of a slider move with a full rebuild: both must show the same picture."""
+    from io import BytesIO
+
+    from matplotlib.image import imread
+
+    make, control, positions = redraw.explorers()["slice_explorer"]
+    explorer = make()
+    explorer.update(**{control: float(positions[3])})
+    fast, full = (imread(BytesIO(bytes(png))) for png in (explorer.image.value, redraw.full_rebuild(explorer)))
+    assert fast.shape == full.shape and np.abs(fast - full).mean() < 1e-3
+    table = redraw.redraw_table([redraw.Redraw("slice_explorer", fast=0.02, full=0.2, moves=3)])
+    assert "| slice_explorer (3 moves) | 20.0 ms | 200.0 ms | 10.0× |" in table

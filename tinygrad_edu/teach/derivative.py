@@ -13,6 +13,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from .._tensor import Tensor
@@ -73,30 +74,54 @@ class TangentExplorer(Explorer):
         secant = (f_x0h - f_x0) / h if h != 0 else float("nan")
         return {"x0": x0, "f_x0": f_x0, "h": h, "secant_slope": secant, "slope": float(slope), "f_x0_h": f_x0h}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _limits(self, v: dict[str, Any]) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The axes limits: x_range, widened to show x0 + h; y: the curve and the two marked points."""
+        x0, h = v["x0"], v["h"]
+        return ((min(self.x_range[0], x0 + h), max(self.x_range[1], x0 + h)),
+                _y_limits(self.ys, v["f_x0"], v["f_x0_h"]))
+
+    def _layout(self, v: dict[str, Any]) -> Any:
+        # Limits change only when x0 + h leaves x_range (or a point rises above the curve's range); with h = 0
+        # the secant, its legend entry and the step arrow are not drawn at all.
+        return self._limits(v), v["h"] != 0
+
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.1, right=0.97, bottom=0.13, top=0.92)
         ax = figure.add_subplot()
-        x0, h, f_x0 = v["x0"], v["h"], v["f_x0"]
-        low, high = min(self.x_range[0], x0 + h), max(self.x_range[1], x0 + h)
+        (low, high), y_limits = self._limits(v)
         ax.plot(self.xs, self.ys, color="C0", label="f")
-        line_x = np.array([low, high])
-        ax.plot(line_x, f_x0 + v["slope"] * (line_x - x0), color="C3",
-                label=f"tangent, slope f'(x0) = {fmt(v['slope'])}")
-        if h != 0:
-            ax.plot(line_x, f_x0 + v["secant_slope"] * (line_x - x0), color="C2", linestyle="--",
-                    label=f"secant, slope {fmt(v['secant_slope'])}")
-            ax.plot([x0 + h], [v["f_x0_h"]], "o", color="C2")
-            ax.annotate("", xy=(x0 + h, f_x0), xytext=(x0, f_x0),
-                        arrowprops={"arrowstyle": "<->", "color": "0.5"})
-            ax.text(x0 + h / 2, f_x0, "h", ha="center", va="bottom", color="0.4")
-        ax.plot([x0], [f_x0], "o", color="k")
+        moving = {"tangent": ax.plot([], [], color="C3", label="tangent")[0]}
+        if v["h"] != 0:
+            moving["secant"] = ax.plot([], [], color="C2", linestyle="--", label="secant")[0]
+            moving["secant_point"] = ax.plot([], [], "o", color="C2")[0]
+            moving["step"] = ax.annotate("", xy=(0, 0), xytext=(0, 0), arrowprops={"arrowstyle": "<->", "color": "0.5"})
+            moving["step_label"] = ax.text(0, 0, "h", ha="center", va="bottom", color="0.4")
+        moving["point"] = ax.plot([], [], "o", color="k")[0]
         ax.set_xlim(low, high)
-        ax.set_ylim(*_y_limits(self.ys, f_x0, v["f_x0_h"]))
+        ax.set_ylim(*y_limits)
         ax.set_xlabel("x")
-        ax.set_title(f"x0 = {fmt(x0)}, h = {fmt(h)}" + ("" if h else ": no secant (it needs two points)"),
-                     fontsize=10)
-        ax.legend(fontsize=8, loc="upper left")
+        moving["title"] = ax.set_title("", fontsize=10)
+        moving["legend"] = ax.legend(fontsize=8, loc="upper left")
         ax.grid(alpha=0.3)
+        self._move(moving, v)
+        return moving
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
+        x0, h, f_x0 = v["x0"], v["h"], v["f_x0"]
+        (low, high), _ = self._limits(v)
+        line_x = np.array([low, high])
+        legend = moving["legend"].get_texts()  # f, tangent, secant: the entries' text follows the slopes
+        moving["tangent"].set_data(line_x, f_x0 + v["slope"] * (line_x - x0))
+        legend[1].set_text(f"tangent, slope f'(x0) = {fmt(v['slope'])}")
+        if "secant" in moving:
+            moving["secant"].set_data(line_x, f_x0 + v["secant_slope"] * (line_x - x0))
+            legend[2].set_text(f"secant, slope {fmt(v['secant_slope'])}")
+            moving["secant_point"].set_data([x0 + h], [v["f_x0_h"]])
+            moving["step"].xy = (x0 + h, f_x0)
+            moving["step"].set_position((x0, f_x0))
+            moving["step_label"].set_position((x0 + h / 2, f_x0))
+        moving["point"].set_data([x0], [f_x0])
+        moving["title"].set_text(f"x0 = {fmt(x0)}, h = {fmt(h)}" + ("" if h else ": no secant (it needs two points)"))
 
     def summary(self) -> str:
         v = self.values

@@ -12,12 +12,13 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 
 from .._creation import tensor
 from .._dtype import float64
 from .._tensor import Tensor
-from ..autograd import grad
+from ..autograd import grad, no_grad
 from ._calculus import check_function, check_inside, fmt, value_and_grad
 from ._explorer import Explorer
 from .multivariable import ContourMap, Range2D, check_point, check_xy_range, point_slider
@@ -50,16 +51,25 @@ def gradient_descent(f: Callable[..., Tensor], start: Sequence[float], lr: float
     lr = float(lr)
     if not np.isfinite(lr) or lr <= 0:
         raise ValueError(f"lr (the learning rate) must be a positive number, e.g. 0.1; got {lr:g}")
+    return _descend(f, start, lr, steps)[0]
+
+
+def _descend(f: Callable[..., Tensor], start: Sequence[float], lr: float,
+             steps: int) -> tuple[list[tuple], list[float]]:
+    """The loop of :func:`gradient_descent`: the path, and f at each of its points (the value that comes with
+    each step's gradient, plus one more evaluation for the last point)."""
     p = np.array([float(s) for s in start])
-    path = [tuple(float(c) for c in p)]
+    path, losses = [tuple(float(c) for c in p)], []
     with np.errstate(all="ignore"):
         for _ in range(steps):
             value, grad = value_and_grad(f, p)
+            losses.append(value)
             p = p - lr * grad
             if not (np.isfinite(value) and np.all(np.isfinite(p))):
-                break
+                return path, losses
             path.append(tuple(float(c) for c in p))
-    return path
+        losses.append(value_and_grad(f, p)[0])
+    return path, losses
 
 
 class DescentExplorer(Explorer):
@@ -93,30 +103,50 @@ class DescentExplorer(Explorer):
         })
 
     def _compute(self, x0: float, y0: float, lr: float, steps: int) -> dict[str, Any]:
-        path = gradient_descent(self.f, (x0, y0), lr, steps)
-        losses = [value_and_grad(self.f, p)[0] for p in path]
+        path, losses = _descend(self.f, (x0, y0), lr, steps)
         diverged = len(path) < steps + 1 or not np.isfinite(losses[-1]) or losses[-1] > losses[0]
         return {"x0": x0, "y0": y0, "lr": lr, "steps": steps, "path": path, "losses": losses,
                 "final": path[-1], "diverged": bool(diverged)}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.9, wspace=0.3)
         ax_map, ax_loss = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
         self.map.draw(ax_map)
+        moving = {"path": ax_map.plot([], [], "o-", markersize=3, linewidth=1)[0],
+                  "start": ax_map.plot([], [], "ks", markersize=6)[0],
+                  "title": ax_map.set_title("", fontsize=9),
+                  # The loss panel's scale follows the losses (log or linear, up to any height): it moves whole,
+                  # its curve and title with it.
+                  "loss_panel": ax_loss}
+        ax_loss.plot([], [], "o-", markersize=3)
+        ax_loss.set_xlabel("step k")
+        # y=1.0 places the title where matplotlib's automatic placement puts it (nothing of this panel sits above
+        # the axes) without the automatic search, which measures every tick label again on each draw.
+        ax_loss.set_title("", fontsize=9, y=1.0)
+        ax_loss.grid(alpha=0.3)
+        self._move(moving, v)
+        return moving
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
         path = np.array(v["path"])
         color = "C3" if v["diverged"] else "C1"
-        ax_map.plot(path[:, 0], path[:, 1], "o-", color=color, markersize=3, linewidth=1)
-        ax_map.plot(path[:1, 0], path[:1, 1], "ks", markersize=6)
-        ax_map.set_title(f"path from ({fmt(v['x0'])}, {fmt(v['y0'])}), lr = {fmt(v['lr'])}", fontsize=9)
+        moving["path"].set_data(path[:, 0], path[:, 1])
+        moving["path"].set_color(color)
+        moving["start"].set_data(path[:1, 0], path[:1, 1])
+        moving["title"].set_text(f"path from ({fmt(v['x0'])}, {fmt(v['y0'])}), lr = {fmt(v['lr'])}")
         losses = np.array(v["losses"])
         finite = np.isfinite(losses)  # an overflowed loss (inf) cannot be drawn: the curve stops before it
-        ax_loss.plot(np.arange(len(losses))[finite], losses[finite], "o-", color=color, markersize=3)
-        if finite.any() and np.all(losses[finite] > 0):
-            ax_loss.set_yscale("log")  # steady descent is a straight line; divergence a line going up
-        ax_loss.set_xlabel("step k")
-        ax_loss.set_title("loss f(p_k)" + ("  DIVERGED" if v["diverged"] else ""), fontsize=9,
-                          color=color if v["diverged"] else "k")
-        ax_loss.grid(alpha=0.3)
+        ax_loss = moving["loss_panel"]
+        ax_loss.lines[0].set_data(np.arange(len(losses))[finite], losses[finite])
+        ax_loss.lines[0].set_color(color)
+        # steady descent is a straight line on a log scale; divergence a line going up
+        scale = "log" if finite.any() and np.all(losses[finite] > 0) else "linear"
+        if ax_loss.get_yscale() != scale:
+            ax_loss.set_yscale(scale)
+        ax_loss.relim()
+        ax_loss.autoscale_view()
+        ax_loss.title.set_text("loss f(p_k)" + ("  DIVERGED" if v["diverged"] else ""))
+        ax_loss.title.set_color(color if v["diverged"] else "k")
 
     def summary(self) -> str:
         v = self.values
@@ -172,6 +202,15 @@ class FitExplorer(Explorer):
         self.w_range = (self.w_best - half, self.w_best + half)
         self.ws = np.linspace(*self.w_range, 161)
         self.curve = np.array([self._loss(float(c)).item() for c in self.ws])
+        # Fixed axes limits, so that moving w redraws only what moves: every w's predictions fit in the data panel;
+        # the loss panel spans the slider's range (with matplotlib's usual 5% margins).
+        shown = np.concatenate([self.y, *(self._predict(float(c)) for c in self.ws)])
+        shown = shown[np.isfinite(shown)]
+        low, high = (float(shown.min()), float(shown.max())) if shown.size else (-1.0, 1.0)
+        margin = 0.05 * (high - low) or 1.0
+        self._prediction_limits = (low - margin, high + margin)
+        margin = 0.05 * (self.w_range[1] - self.w_range[0])
+        self._w_limits = (self.w_range[0] - margin, self.w_range[1] + margin)
         super().__init__({"w": widgets.FloatSlider(value=w, min=self.w_range[0], max=self.w_range[1],
                                                    step=(self.w_range[1] - self.w_range[0]) / 400,
                                                    description="w", readout_format=".3f")})
@@ -184,6 +223,12 @@ class FitExplorer(Explorer):
             raise ValueError("model(w, x) must return a tensor of predictions, one per sample (shape "
                              f"{list(self.x.shape)}), built with tinygrad_edu operations, e.g. w * x")
         return ((prediction - tensor(self.y, dtype=float64)) ** 2).mean()
+
+    def _predict(self, w: float) -> np.ndarray:
+        """The model's predictions for the samples at this w, as numbers (no graph)."""
+        with no_grad():
+            return np.asarray(self.model(tensor(w, dtype=float64), tensor(self.x, dtype=float64)).numpy(),
+                              dtype=np.float64)
 
     def _loss_and_slope(self, w: float) -> tuple[float, float]:
         value, (slope,) = value_and_grad(self._loss, [w], name="the loss of model")
@@ -215,32 +260,44 @@ class FitExplorer(Explorer):
         return {"w": w, "loss": loss, "dloss_dw": slope, "w_best": self.w_best,
                 "loss_best": self._loss(self.w_best).item()}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.9, wspace=0.28)
         ax_data, ax_loss = figure.subplots(1, 2)
-        w = v["w"]
-        predictions = np.asarray(self.model(tensor(w, dtype=float64), tensor(self.x, dtype=float64)).detach()
-                                 .numpy())
-        order = np.argsort(self.x)
-        ax_data.vlines(self.x, self.y, predictions, color="C3", linewidth=1, label="residuals")
+        moving = {"residuals": ax_data.vlines(self.x, self.y, self.y, color="C3", linewidth=1, label="residuals")}
         ax_data.plot(self.x, self.y, "o", color="C0", label="samples (x, y)")
-        ax_data.plot(self.x[order], predictions[order], "-", color="C1", label=f"model(w = {fmt(w)}, x)")
+        moving["model"] = ax_data.plot(self.x, self.y, "-", color="C1", label="model")[0]
+        ax_data.set_ylim(*self._prediction_limits)  # fixed: the predictions of every w on the slider fit in
         ax_data.set_xlabel("x")
-        ax_data.legend(fontsize=8, loc="upper left")
+        moving["data_legend"] = ax_data.legend(fontsize=8, loc="upper left")
         ax_data.set_title("data and predictions", fontsize=9)
         ax_data.grid(alpha=0.3)
         ax_loss.plot(self.ws, self.curve, color="C0")
-        half = (self.w_range[1] - self.w_range[0]) / 6
-        ts = np.array([w - half, w + half])
-        ax_loss.plot(ts, v["loss"] + v["dloss_dw"] * (ts - w), color="C3", label=f"slope dL/dw = {fmt(v['dloss_dw'])}")
-        ax_loss.plot([w], [v["loss"]], "o", color="C3")
-        ax_loss.plot([v["w_best"]], [v["loss_best"]], "*", color="k", markersize=10,
-                     label=f"best w = {fmt(v['w_best'])}")
+        moving["tangent"] = ax_loss.plot([], [], color="C3", label="slope")[0]
+        moving["point"] = ax_loss.plot([], [], "o", color="C3")[0]
+        moving["best"] = ax_loss.plot([v["w_best"]], [v["loss_best"]], "*", color="k", markersize=10,
+                                      label=f"best w = {fmt(v['w_best'])}")[0]  # fixed, but drawn over the tangent
+        ax_loss.set_xlim(*self._w_limits)  # fixed: the tangent is cut at the ends of the slider's range
         ax_loss.set_ylim(min(self.curve.min(), 0) - 0.05 * np.ptp(self.curve), self.curve.max() * 1.05 + 1e-12)
         ax_loss.set_xlabel("w")
-        ax_loss.set_title(f"loss L(w) = mean (model(w, x) - y)²: {fmt(v['loss'])}", fontsize=9)
-        ax_loss.legend(fontsize=8, loc="upper center")
+        moving["loss_title"] = ax_loss.set_title("", fontsize=9)
+        moving["loss_legend"] = ax_loss.legend(fontsize=8, loc="upper center")
         ax_loss.grid(alpha=0.3)
+        self._move(moving, v)
+        return moving
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
+        w = v["w"]
+        predictions = self._predict(w)
+        order = np.argsort(self.x)
+        moving["residuals"].set_segments([[(x, y), (x, p)] for x, y, p in zip(self.x, self.y, predictions)])
+        moving["model"].set_data(self.x[order], predictions[order])
+        moving["data_legend"].get_texts()[2].set_text(f"model(w = {fmt(w)}, x)")  # residuals, samples, model
+        half = (self.w_range[1] - self.w_range[0]) / 6
+        ts = np.array([w - half, w + half])
+        moving["tangent"].set_data(ts, v["loss"] + v["dloss_dw"] * (ts - w))
+        moving["loss_legend"].get_texts()[0].set_text(f"slope dL/dw = {fmt(v['dloss_dw'])}")
+        moving["point"].set_data([w], [v["loss"]])
+        moving["loss_title"].set_text(f"loss L(w) = mean (model(w, x) - y)²: {fmt(v['loss'])}")
 
     def summary(self) -> str:
         v = self.values

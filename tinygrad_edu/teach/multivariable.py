@@ -21,6 +21,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.artist import Artist
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -90,10 +91,17 @@ class ContourMap:
         ax.set_xlabel("x")
         ax.set_ylabel("y")
 
+    def value_limits(self) -> tuple[float, float]:
+        """The range of f over the map with a 5% margin each side: a fixed vertical scale for its slices."""
+        low, high = float(self.levels[0]), float(self.levels[-1])
+        margin = 0.05 * (high - low)
+        return low - margin, high + margin
 
-def _tangent(ax: Axes, t0: float, value: float, slope: float, half_width: float, **style: Any) -> None:
+
+def _tangent(t0: float, value: float, slope: float, half_width: float) -> tuple[np.ndarray, np.ndarray]:
+    """The two ends of the tangent line at t0 (of the given slope through (t0, value)), half_width to each side."""
     ts = np.array([t0 - half_width, t0 + half_width])
-    ax.plot(ts, value + slope * (ts - t0), **style)
+    return ts, value + slope * (ts - t0)
 
 
 class SliceExplorer(Explorer):
@@ -123,28 +131,44 @@ class SliceExplorer(Explorer):
         value, (df_dx, df_dy) = value_and_grad(self.f, [x0, y0])
         return {"x0": x0, "y0": y0, "f": value, "df_dx": float(df_dx), "df_dy": float(df_dy)}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.05, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
         ax_map, ax_x, ax_y = figure.subplots(1, 3)
-        x0, y0 = v["x0"], v["y0"]
         self.map.draw(ax_map)
-        ax_map.axhline(y0, color="C3", linewidth=1.5, label=f"y = {fmt(y0)}")
-        ax_map.axvline(x0, color="C1", linewidth=1.5, label=f"x = {fmt(x0)}")
-        ax_map.plot([x0], [y0], "ko")
+        moving = {"y_line": ax_map.axhline(0, color="C3", linewidth=1.5),
+                  "x_line": ax_map.axvline(0, color="C1", linewidth=1.5),
+                  "point": ax_map.plot([], [], "ko")[0]}
         ax_map.set_title("contour map of f", fontsize=10)
-        xs, ys = self.map.X[0], self.map.Y[:, 0]
-        g = grid_values(self.f, xs, np.full_like(xs, y0))
-        k = grid_values(self.f, np.full_like(ys, x0), ys)
-        for ax, ts, curve, t0, slope, color, what in (
-                (ax_x, xs, g, x0, v["df_dx"], "C3", f"g(x) = f(x, {fmt(y0)}):  ∂f/∂x = {fmt(v['df_dx'])}"),
-                (ax_y, ys, k, y0, v["df_dy"], "C1", f"k(y) = f({fmt(x0)}, y):  ∂f/∂y = {fmt(v['df_dy'])}")):
-            ax.plot(ts, curve, color=color)
-            _tangent(ax, t0, v["f"], slope, (ts[-1] - ts[0]) / 4, color="k", linestyle="--", linewidth=1)
-            ax.plot([t0], [v["f"]], "ko")
-            ax.set_title(what, fontsize=9)
+        for ax, axis, color, interval in ((ax_x, "x", "C3", self.xy_range[0]), (ax_y, "y", "C1", self.xy_range[1])):
+            moving[f"{axis}_slice"] = ax.plot([], [], color=color)[0]
+            moving[f"{axis}_tangent"] = ax.plot([], [], color="k", linestyle="--", linewidth=1)[0]
+            moving[f"{axis}_point"] = ax.plot([], [], "ko")[0]
+            moving[f"{axis}_title"] = ax.set_title("", fontsize=9)
+            # Fixed scales: the slices move up and down as the other coordinate changes, against the range of f
+            # over the whole map (fixed limits also let a move redraw only the curves, not the axes).
+            ax.set_xlim(*interval)
+            ax.set_ylim(*self.map.value_limits())
             ax.grid(alpha=0.3)
         ax_x.set_xlabel("x  (y fixed)")
         ax_y.set_xlabel("y  (x fixed)")
+        self._move(moving, v)
+        return moving
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
+        x0, y0 = v["x0"], v["y0"]
+        moving["y_line"].set_ydata([y0, y0])
+        moving["x_line"].set_xdata([x0, x0])
+        moving["point"].set_data([x0], [y0])
+        xs, ys = self.map.X[0], self.map.Y[:, 0]
+        g = grid_values(self.f, xs, np.full_like(xs, y0))
+        k = grid_values(self.f, np.full_like(ys, x0), ys)
+        for axis, ts, curve, t0, slope, what in (
+                ("x", xs, g, x0, v["df_dx"], f"g(x) = f(x, {fmt(y0)}):  ∂f/∂x = {fmt(v['df_dx'])}"),
+                ("y", ys, k, y0, v["df_dy"], f"k(y) = f({fmt(x0)}, y):  ∂f/∂y = {fmt(v['df_dy'])}")):
+            moving[f"{axis}_slice"].set_data(ts, curve)
+            moving[f"{axis}_tangent"].set_data(*_tangent(t0, v["f"], slope, (ts[-1] - ts[0]) / 4))
+            moving[f"{axis}_point"].set_data([t0], [v["f"]])
+            moving[f"{axis}_title"].set_text(what)
 
     def summary(self) -> str:
         v = self.values
@@ -219,45 +243,68 @@ class DirectionalExplorer(Explorer):
         return {"angle": angle, "u": (float(u[0]), float(u[1])), "directional": directional,
                 "grad_dot_u": float(self.grad @ u), "grad": (float(self.grad[0]), float(self.grad[1]))}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.04, right=0.99, bottom=0.14, top=0.9, wspace=0.25)
-        (px, py), u = self.point, np.array(v["u"])
+        (px, py) = self.point
         span = min(b - a for a, b in self.xy_range)
         ax_map = figure.add_subplot(1, 3, 1)
         self.map.draw(ax_map)
-        t_low, t_high = _box_interval(self.point, u, self.xy_range)
-        ax_map.plot([px + t_low * u[0], px + t_high * u[0]], [py + t_low * u[1], py + t_high * u[1]],
-                    color="C3", linewidth=1, alpha=0.7)
-        ax_map.quiver([px, px], [py, py], [u[0] * span / 4, self.grad[0] * span / 8],
-                      [u[1] * span / 4, self.grad[1] * span / 8], color=["C3", "k"], angles="xy",
-                      scale_units="xy", scale=1, width=0.012)
-        ax_map.plot([px], [py], "ko")
+        moving = {"line": ax_map.plot([], [], color="C3", linewidth=1, alpha=0.7)[0],
+                  "arrows": ax_map.quiver([px, px], [py, py], [0.0, self.grad[0] * span / 8],
+                                          [0.0, self.grad[1] * span / 8], color=["C3", "k"], angles="xy",
+                                          scale_units="xy", scale=1, width=0.012),
+                  "point": ax_map.plot([px], [py], "ko")[0]}  # fixed, but drawn over the arrows
         ax_map.set_title("u (red), ∇f/8 (black)", fontsize=9)
 
         ax_slice = figure.add_subplot(1, 3, 2)
-        ts = np.linspace(t_low, t_high, 200)
-        heights = grid_values(self.f, px + ts * u[0], py + ts * u[1])
-        ax_slice.plot(ts, heights, color="C0")
-        _tangent(ax_slice, 0.0, self.f_p, v["directional"], (t_high - t_low) / 4, color="C3", linewidth=1.5)
-        ax_slice.plot([0], [self.f_p], "ko")
+        moving["slice"] = ax_slice.plot([], [], color="C0")[0]
+        moving["tangent"] = ax_slice.plot([], [], color="C3", linewidth=1.5)[0]
+        moving["slice_point"] = ax_slice.plot([0], [self.f_p], "ko")[0]
+        # Fixed scales: t from the farthest corner of the box behind the point to the farthest ahead, and the
+        # range of f over the map; turning u then redraws only the curves, and their steepness compares fairly.
+        reach = max(np.hypot(x - px, y - py) for x in self.xy_range[0] for y in self.xy_range[1])
+        ax_slice.set_xlim(-reach, reach)
+        ax_slice.set_ylim(*self.map.value_limits())
         ax_slice.set_xlabel("t  (distance along u)")
-        ax_slice.set_title(f"f(p + t u): slope D_u f = {fmt(v['directional'])}", fontsize=9)
+        moving["slice_title"] = ax_slice.set_title("", fontsize=9)
         ax_slice.grid(alpha=0.3)
 
         ax_3d = figure.add_subplot(1, 3, 3, projection="3d")
         sx, sy, sz = self._surface
-        ax_3d.plot_surface(sx, sy, np.ma.masked_invalid(sz), cmap="viridis", alpha=0.5, linewidth=0)
-        length = span / 4
-        ts = np.array([-length, length])
+        # The surface and the point are redrawn with the moving line: matplotlib draws 3-D surfaces over lines.
+        moving["surface"] = ax_3d.plot_surface(sx, sy, np.ma.masked_invalid(sz), cmap="viridis", alpha=0.5,
+                                               linewidth=0)
+        ts = np.array([-span / 4, span / 4])
         for k in range(self.fan):
             theta = 2 * np.pi * k / self.fan
             w = np.array([np.cos(theta), np.sin(theta)])
             ax_3d.plot(px + ts * w[0], py + ts * w[1], self.f_p + ts * float(self.grad @ w), color="0.3",
                        linewidth=0.8)
-        ax_3d.plot(px + ts * u[0], py + ts * u[1], self.f_p + ts * v["directional"], color="C3", linewidth=2.5)
-        ax_3d.scatter([px], [py], [self.f_p], color="k")
+        # First drawn along the gradient, the steepest of all directions: the 3-D axes' limits then take in the
+        # line at every angle, and stay put as the angle turns.
+        norm = float(np.hypot(*self.grad))
+        steepest = self.grad / norm if norm > 0 else np.array([1.0, 0.0])
+        rise = ts * (norm if norm > 0 else 0.0)
+        moving["line_3d"] = ax_3d.plot(px + ts * steepest[0], py + ts * steepest[1], self.f_p + rise, color="C3",
+                                       linewidth=2.5)[0]
+        moving["point_3d"] = ax_3d.scatter([px], [py], [self.f_p], color="k")
         ax_3d.set_title("tangent lines through the point", fontsize=9)
         ax_3d.tick_params(labelsize=6)
+        self._move(moving, v)
+        return moving
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
+        (px, py), u = self.point, np.array(v["u"])
+        span = min(b - a for a, b in self.xy_range)
+        t_low, t_high = _box_interval(self.point, u, self.xy_range)
+        moving["line"].set_data([px + t_low * u[0], px + t_high * u[0]], [py + t_low * u[1], py + t_high * u[1]])
+        moving["arrows"].set_UVC([u[0] * span / 4, self.grad[0] * span / 8], [u[1] * span / 4, self.grad[1] * span / 8])
+        ts = np.linspace(t_low, t_high, 200)
+        moving["slice"].set_data(ts, grid_values(self.f, px + ts * u[0], py + ts * u[1]))
+        moving["tangent"].set_data(*_tangent(0.0, self.f_p, v["directional"], (t_high - t_low) / 4))
+        moving["slice_title"].set_text(f"f(p + t u): slope D_u f = {fmt(v['directional'])}")
+        ends = np.array([-span / 4, span / 4])
+        moving["line_3d"].set_data_3d(px + ends * u[0], py + ends * u[1], self.f_p + ends * v["directional"])
 
     def summary(self) -> str:
         v = self.values
@@ -313,6 +360,7 @@ class GradientField(Explorer):
         longest = float(np.nanmax(norms)) if np.any(np.isfinite(norms)) else 0.0
         spacing = min((b - a) / (n - 1) for a, b in self.xy_range)
         self._arrow_scale = longest / (0.9 * spacing) if longest > 0 else 1.0  # longest arrow: 0.9 grid spacing
+        self._longest = longest
         super().__init__({"x0": point_slider("x0", x0, self.xy_range[0]),
                           "y0": point_slider("y0", y0, self.xy_range[1])})
 
@@ -320,38 +368,69 @@ class GradientField(Explorer):
         _, g = value_and_grad(self.f, [x0, y0])
         return {"x0": x0, "y0": y0, "grad": (float(g[0]), float(g[1])), "norm": float(np.hypot(*g))}
 
-    def _draw(self, figure: Figure, v: dict[str, Any]) -> None:
+    def _slope_limit(self, norm: float) -> float:
+        """Half the height of the slopes panel: the largest |∇f| of the field, or the point's if larger."""
+        return norm if norm > self._longest else (self._longest or 1.0)
+
+    def _layout(self, v: dict[str, Any]) -> Any:
+        # The slopes panel keeps one scale, that of the steepest arrow of the field, so that |∇f| visibly grows
+        # and shrinks as the point moves; only a point steeper than every arrow widens it (a full redraw).
+        return self._slope_limit(v["norm"])
+
+    def _draw(self, figure: Figure, v: dict[str, Any]) -> dict[str, Artist]:
         figure.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.9, wspace=0.3)
         ax_map, ax_slopes = figure.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
         self.map.draw(ax_map)
         field = self.field
         ax_map.quiver(field["X"], field["Y"], field["dx"], field["dy"], angles="xy", scale_units="xy",
                       scale=self._arrow_scale, color="0.25", width=0.004)
-        x0, y0, (gx, gy), norm = v["x0"], v["y0"], v["grad"], v["norm"]
-        ax_map.plot([x0], [y0], "o", color="C3")
-        if norm > 0:  # the steepest-ascent direction ∇f/|∇f|, drawn long enough to see, and ∇f to the field's scale
-            reach = min(b - a for a, b in self.xy_range) / 4
-            ax_map.annotate("", xy=(x0 + reach * gx / norm, y0 + reach * gy / norm), xytext=(x0, y0),
-                            arrowprops={"arrowstyle": "->", "color": "C3", "linewidth": 2, "linestyle": "--"})
-            ax_map.quiver([x0], [y0], [gx], [gy], angles="xy", scale_units="xy", scale=self._arrow_scale,
-                          color="C3", width=0.012)
-        ax_map.set_title(f"∇f({fmt(x0)}, {fmt(y0)}) = ({fmt(gx)}, {fmt(gy)}); dashed: steepest ascent", fontsize=9)
+        moving = {"point": ax_map.plot([], [], "o", color="C3")[0],
+                  "steepest": ax_map.annotate("", xy=(0, 0), xytext=(0, 0), arrowprops={
+                      "arrowstyle": "->", "color": "C3", "linewidth": 2, "linestyle": "--"}),
+                  "arrow": self._gradient_arrow(ax_map, v),
+                  "title": ax_map.set_title("", fontsize=9)}
 
         angles = np.linspace(0, 360, 361)
-        slopes = gx * np.cos(np.deg2rad(angles)) + gy * np.sin(np.deg2rad(angles))  # ∇f · u for every u
-        ax_slopes.plot(angles, slopes, color="C0")
-        ax_slopes.axhline(0, color="0.6", linewidth=0.8)
-        if norm > 0:
-            best = np.rad2deg(np.arctan2(gy, gx)) % 360
-            ax_slopes.plot([best], [norm], "o", color="C3")
-            ax_slopes.axvline(best, color="C3", linewidth=0.8, linestyle="--")
-            ax_slopes.text(0.02, 0.03, f"steepest ascent at {fmt(best)}°: slope |∇f| = {fmt(norm)}",
-                           transform=ax_slopes.transAxes, fontsize=8, color="C3")
+        moving["slopes"] = ax_slopes.plot(angles, np.zeros_like(angles), color="C0")[0]
+        moving["zero"] = ax_slopes.axhline(0, color="0.6", linewidth=0.8)  # fixed, but drawn over the curve
+        moving["best"] = ax_slopes.plot([], [], "o", color="C3")[0]
+        moving["best_line"] = ax_slopes.axvline(0, color="C3", linewidth=0.8, linestyle="--")
+        moving["best_text"] = ax_slopes.text(0.02, 0.03, "", transform=ax_slopes.transAxes, fontsize=8, color="C3")
         ax_slopes.set_xlim(0, 360)
+        ax_slopes.set_ylim(-1.1 * self._slope_limit(v["norm"]), 1.1 * self._slope_limit(v["norm"]))
         ax_slopes.set_xticks(range(0, 361, 90))
         ax_slopes.set_xlabel("direction of u (degrees)")
         ax_slopes.set_title("slope D_u f = ∇f · u in every direction", fontsize=9)
         ax_slopes.grid(alpha=0.3)
+        self._move(moving, v)
+        return moving
+
+    def _gradient_arrow(self, ax: Axes, v: dict[str, Any]) -> Artist:
+        """∇f at the point, to the field's scale (a new quiver each time: a quiver's positions are fixed)."""
+        return ax.quiver([v["x0"]], [v["y0"]], [v["grad"][0]], [v["grad"][1]], angles="xy", scale_units="xy",
+                         scale=self._arrow_scale, color="C3", width=0.012)
+
+    def _move(self, moving: dict[str, Artist], v: dict[str, Any]) -> None:
+        x0, y0, (gx, gy), norm = v["x0"], v["y0"], v["grad"], v["norm"]
+        moving["point"].set_data([x0], [y0])
+        moving["title"].set_text(f"∇f({fmt(x0)}, {fmt(y0)}) = ({fmt(gx)}, {fmt(gy)}); dashed: steepest ascent")
+        ax_map = moving["arrow"].axes
+        moving["arrow"].remove()
+        moving["arrow"] = self._gradient_arrow(ax_map, v)
+        slopes = moving["slopes"]
+        angles = slopes.get_xdata()
+        slopes.set_ydata(gx * np.cos(np.deg2rad(angles)) + gy * np.sin(np.deg2rad(angles)))  # ∇f · u for every u
+        # At a point where ∇f = 0 there is no steepest direction: its arrows and marks are hidden.
+        for name in ("steepest", "arrow", "best", "best_line", "best_text"):
+            moving[name].set_visible(norm > 0)
+        if norm > 0:  # the steepest-ascent direction ∇f/|∇f|, drawn long enough to see, and ∇f to the field's scale
+            reach = min(b - a for a, b in self.xy_range) / 4
+            moving["steepest"].xy = (x0 + reach * gx / norm, y0 + reach * gy / norm)
+            moving["steepest"].set_position((x0, y0))
+            best = np.rad2deg(np.arctan2(gy, gx)) % 360
+            moving["best"].set_data([best], [norm])
+            moving["best_line"].set_xdata([best, best])
+            moving["best_text"].set_text(f"steepest ascent at {fmt(best)}°: slope |∇f| = {fmt(norm)}")
 
     def summary(self) -> str:
         v = self.values
