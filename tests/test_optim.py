@@ -68,6 +68,10 @@ CONFIGS = [
     ("Adam", {"lr": 0.01, "amsgrad": True, "weight_decay": 0.05}),
     ("Adam", {"lr": 0.02, "betas": (0.8, 0.99), "eps": 1e-6, "weight_decay": 0.1, "decoupled_weight_decay": True}),
     ("Adam", {"lr": 0.01, "amsgrad": True, "maximize": True}),
+    ("RMSprop", {"lr": 0.01}),
+    ("RMSprop", {"lr": 0.01, "alpha": 0.9, "momentum": 0.5, "weight_decay": 0.05}),
+    ("RMSprop", {"lr": 0.005, "centered": True, "eps": 1e-6, "maximize": True}),
+    ("RMSprop", {"lr": 0.005, "centered": True, "momentum": 0.9}),
 ]
 
 
@@ -99,12 +103,48 @@ def test_training_trajectory_matches_pytorch(opt_name: str, options: dict, loss_
         assert np.allclose(p, q, rtol=1e-5, atol=1e-5), np.abs(p - q).max()
     if not options.get("maximize"):
         assert la[-1] < la[0]
-    # the optimizer state holds the same names and numbers as PyTorch's
+    # the optimizer state holds the same names and numbers as PyTorch's. RMSprop's buffers hold g / sqrt(v):
+    # the last-bit differences of the two libraries' gradients (matmul sums in another order) grow in them
+    # along the run, so they are compared loosely here; test_rmsprop_step_matches_pytorch checks the rule exactly.
+    rtol = 1e-3 if opt_name == "RMSprop" else 1e-5
     for p, q in zip(a.parameters(), b.parameters()):
         sa, sb = oa.state[p], ob.state[q]
         assert list(sa) == list(sb)
         for key in sa:
-            assert np.allclose(sa[key]._array, sb[key].numpy(), rtol=1e-5, atol=1e-6), key
+            assert np.allclose(sa[key]._array, sb[key].numpy(), rtol=rtol, atol=1e-6), key
+
+
+@pytest.mark.parametrize("options", [{"lr": 0.01}, {"lr": 0.01, "alpha": 0.9, "momentum": 0.5, "weight_decay": 0.05},
+                                     {"lr": 0.005, "centered": True, "momentum": 0.9, "eps": 1e-6, "maximize": True}])
+def test_rmsprop_step_matches_pytorch(options: dict) -> None:
+    """Given the same gradients (of very different scales), RMSprop moves p and its state as PyTorch does."""
+    torch = oracle()
+    g_rng = np.random.default_rng(1)
+    start = g_rng.standard_normal((4, 5)).astype(np.float32)
+    grads = [g_rng.standard_normal((4, 5)).astype(np.float32) * scale for scale in (1, 0.1, 1e-3, 10, 1)]
+    results = []
+    for lib in (tg, torch):
+        p = lib.tensor(start.copy(), requires_grad=True)
+        opt = lib.optim.RMSprop([p], **options)
+        for g in grads:
+            p.grad = lib.tensor(g)
+            opt.step()
+        results.append((p.detach().numpy().copy(), {k: v.numpy().copy() for k, v in opt.state[p].items()}))
+    (pa, sa), (pb, sb) = results
+    assert np.allclose(pa, pb, rtol=1e-6, atol=1e-7)
+    assert list(sa) == list(sb)
+    for key in sa:
+        assert np.allclose(sa[key], sb[key], rtol=1e-6, atol=1e-7), key
+
+
+def test_rmsprop_divides_by_the_rms_of_the_gradient() -> None:
+    """The first step is lr * g / (sqrt((1 - alpha) * g**2) + eps): about lr / sqrt(1 - alpha) whatever g's scale."""
+    p = tg.tensor([1.0, 1.0], requires_grad=True)
+    opt = optim.RMSprop([p], lr=0.01, alpha=0.99)
+    p.grad = tg.tensor([1000.0, 0.001])
+    opt.step()
+    assert np.allclose(1.0 - p.detach().numpy(), 0.01 / np.sqrt(0.01), rtol=1e-4)
+    assert sorted(opt.state[p]) == ["square_avg", "step"] and opt.state[p]["step"].item() == 1.0
 
 
 def test_param_groups_and_lr_changes_match_pytorch() -> None:
@@ -237,7 +277,9 @@ def test_optimizer_repr_and_defaults_as_pytorch() -> None:
                 lib.optim.SGD([{"params": [p1]}, {"params": [p2], "lr": 0.1}], lr=0.01, momentum=0.9,
                               nesterov=True, weight_decay=1e-4),
                 lib.optim.Adam([p1]),
-                lib.optim.Adam([p1, p2], lr=0.1, betas=(0.5, 0.6), amsgrad=True, maximize=True)]
+                lib.optim.Adam([p1, p2], lr=0.1, betas=(0.5, 0.6), amsgrad=True, maximize=True),
+                lib.optim.RMSprop([p1]),
+                lib.optim.RMSprop([p1, p2], lr=1e-3, alpha=0.9, momentum=0.5, centered=True)]
 
     for a, b in zip(make(tg), make(torch)):
         assert repr(a) == repr(b)
@@ -250,12 +292,14 @@ def test_optimizer_errors_as_pytorch() -> None:
     def results(lib):
         p = lib.ones(2, requires_grad=True)
         q = lib.ones(2, requires_grad=True)
-        SGD, Adam = lib.optim.SGD, lib.optim.Adam
+        SGD, Adam, RMSprop = lib.optim.SGD, lib.optim.Adam, lib.optim.RMSprop
         return [outcome(f) for f in (
             lambda: SGD([p], lr=-1), lambda: SGD([p], lr=0.1, momentum=-0.5), lambda: SGD([p], weight_decay=-1),
             lambda: SGD([p], nesterov=True), lambda: SGD([p], momentum=0.9, dampening=0.1, nesterov=True),
             lambda: Adam([p], lr=-1), lambda: Adam([p], eps=-1e-8), lambda: Adam([p], betas=(1.0, 0.9)),
             lambda: Adam([p], betas=(0.9, -0.1)), lambda: Adam([p], weight_decay=-1),
+            lambda: RMSprop([p], lr=-1), lambda: RMSprop([p], eps=-1), lambda: RMSprop([p], momentum=-1),
+            lambda: RMSprop([p], weight_decay=-1), lambda: RMSprop([p], alpha=-0.5),
             lambda: SGD(p), lambda: SGD([]), lambda: SGD({p}), lambda: SGD([{"params": {p}}]),
             lambda: SGD([p * 2]), lambda: SGD([p, 3]), lambda: SGD([p, p]),
             lambda: SGD([{"params": [p]}, {"params": [q, p]}]),
@@ -278,7 +322,8 @@ def test_step_is_vectorised() -> None:
     p = nn.Parameter(tg.ones(1000, 1000))
     p.grad = tg.ones(1000, 1000)
     for opt in (optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01, nesterov=True),
-                optim.Adam([p], amsgrad=True, weight_decay=0.1)):
+                optim.Adam([p], amsgrad=True, weight_decay=0.1),
+                optim.RMSprop([p], momentum=0.9, centered=True, weight_decay=0.1)):
         opt.step()
         start = time.perf_counter()
         opt.step()

@@ -202,6 +202,9 @@ OPS: dict[str, Op] = {
     "squeeze dim not 1": Op(lambda lib, x: x.squeeze(1), [(1, 3, 1)], "SqueezeBackward1"),
     "expand": Op(lambda lib, x: x.expand(2, 3, 4), [(3, 1)], "ExpandBackward0"),
     "expand -1": Op(lambda lib, x: x.expand(-1, 4), [(3, 1)], "ExpandBackward0"),
+    "repeat": Op(lambda lib, x: x.repeat(2, 3), [M23], "RepeatBackward0"),
+    "repeat new dims": Op(lambda lib, x: x.repeat(2, 1, 3), [(3, 1)], "RepeatBackward0"),
+    "repeat tuple": Op(lambda lib, x: x.repeat((4,)), [()], "RepeatBackward0"),
     "cat": Op(lambda lib, x, y: lib.cat([x, y]), [M23, (1, 3)], "CatBackward0"),
     "cat dim 1": Op(lambda lib, x, y: lib.cat((x, y, x), dim=1), [M23, (2, 1)], "CatBackward0"),
     "stack": Op(lambda lib, x, y: lib.stack([x, y]), [M23, M23], "StackBackward0"),
@@ -685,6 +688,7 @@ ERRORS: dict[str, Callable[[ModuleType], Any]] = {
     "view non-contiguous": lambda lib: _x(lib, 2, 3).t().view(6),
     "reshape size": lambda lib: _x(lib, 2, 3).reshape(5),
     "expand smaller": lambda lib: _x(lib, 2, 3).expand(3),
+    "repeat fewer dims": lambda lib: _x(lib, 2, 3).repeat(2),
     "expand size": lambda lib: _x(lib, 2, 3).expand(4, 3),
     "expand int64": lambda lib: lib.tensor([[1, 2]]).expand(3),
     # dimensions out of range
@@ -908,3 +912,44 @@ def test_norm_as_pytorch(name: str) -> None:
 def test_norm_refuses_other_p_with_a_way_out() -> None:
     with pytest.raises(NotImplementedError, match=r"\(x.abs\(\) \*\* p\).sum\(\) \*\* \(1 / p\)"):
         tg.tensor([1.0, 2.0]).norm(p=3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize(("start", "end", "steps"), [(-np.pi, np.pi, 2000), (0.1, 7.3, 1001), (-5, 5, 7), (3, -2, 100),
+                                                     (-1, 1, 15), (2, 2, 5), (0, 1, 1), (0, 1, 0)])
+def test_linspace_bit_for_bit(start: float, end: float, steps: int, dtype: str) -> None:
+    """The same bits as PyTorch (np.linspace differs in the last bit for about a third of the elements)."""
+    ours_, theirs = (lib.linspace(start, end, steps, dtype=getattr(lib, dtype)).numpy() for lib in LIBS)
+    assert ours_.dtype == theirs.dtype and np.array_equal(ours_, theirs)
+    assert outcome(tg, lambda lib: lib.linspace(0, 1, -1)) == outcome(torch, lambda lib: lib.linspace(0, 1, -1))
+
+
+@pytest.mark.parametrize("name", ["abs_", "neg_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_",
+                                  "relu_", "reciprocal_", "sign_", "square_"])
+def test_unary_inplace_as_pytorch(name: str) -> None:
+    """``y.sin_()`` on a result records the same node as ``y.sin()``; on a leaf that requires grad it is refused."""
+    data = sample(7, (2, 3), "positive")
+    results = []
+    for lib in LIBS:
+        x = lib.tensor(data, requires_grad=True)
+        y = x * 1
+        assert getattr(y, name)() is y
+        y.backward(lib.tensor(sample(8, (2, 3), "real")))
+        results.append((values(y), ours(y.grad_fn.name()), values(x.grad), y._version))
+    (va, na, ga, ka), (vb, nb, gb, kb) = results
+    close(va, vb)
+    close(ga, gb)
+    assert (na, ka) == (nb, kb)
+    for program in (lambda lib: getattr(lib.tensor([1.0, 2.0], requires_grad=True), name)(),
+                    lambda lib: getattr(lib, name, getattr(lib.Tensor, name))(lib.tensor([0.5, 2.0]))):
+        assert outcome(tg, program) == outcome(torch, program)
+
+
+def test_inplace_function_forms() -> None:
+    """``torch.sin_(x)`` and friends exist as functions, like the out-of-place ones."""
+    names = ["abs_", "clamp_", "cos_", "exp_", "log_", "neg_", "reciprocal_", "relu_", "sigmoid_", "sin_", "sqrt_",
+             "square_", "tanh_"]
+    assert all(hasattr(torch, n) for n in names)
+    x = tg.tensor([0.25, 4.0])
+    assert tg.sqrt_(x) is x and x.tolist() == [0.5, 2.0] and x._version == 1
+    assert tg.clamp_(x, max=1.0).tolist() == [0.5, 1.0]

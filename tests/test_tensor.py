@@ -511,3 +511,41 @@ def test_zero_() -> None:
         return x, x.is_leaf, x._version
 
     as_pytorch(under_no_grad, (None, "(tensor([0., 0.], requires_grad=True), True, 1)", []))
+
+
+def test_device_is_the_cpu() -> None:
+    """``device("cpu")`` prints and compares as PyTorch's, and every factory takes ``device=`` for the CPU."""
+    as_pytorch(lambda lib: (repr(lib.device("cpu")), str(lib.device("cpu")), repr(lib.device("cpu:0")),
+                            str(lib.device("cpu", 0)), lib.device("cpu").type, lib.device("cpu").index,
+                            lib.device(lib.device("cpu")) == lib.device("cpu"),
+                            lib.device("cpu") == lib.device("cpu:0")))
+    cpu = tg.device("cpu")
+    one = tg.ones(2)
+    made = [tg.tensor([1.0], device=cpu), tg.zeros(2, device="cpu"), tg.ones(2, device=cpu),
+            tg.full((2,), 1.0, device=cpu), tg.eye(2, device=cpu), tg.arange(3, device=cpu),
+            tg.linspace(0, 1, 3, device=cpu), tg.rand(2, device=cpu), tg.randn(2, device=cpu),
+            tg.randint(0, 5, (2,), device=cpu), tg.randperm(3, device=cpu), tg.as_tensor([1.0], device=cpu),
+            tg.zeros_like(one, device=cpu), tg.ones_like(one, device=cpu), tg.full_like(one, 3.0, device=cpu),
+            tg.rand_like(one, device=cpu), tg.randn_like(one, device=cpu)]
+    assert all(str(t.device) == "cpu" for t in made)
+    x = tg.ones(2, requires_grad=True)
+    assert x.to(cpu) is x and x.to(device="cpu") is x and x.to("cpu") is x
+
+
+def test_other_devices_are_refused() -> None:
+    with pytest.raises(RuntimeError, match="^tinygrad_edu runs on the CPU only: there is no 'cuda' device$"):
+        tg.device("cuda")
+    with pytest.raises(RuntimeError, match="there is no 'cuda:0' device"):
+        tg.zeros(2, device="cuda:0")
+    with pytest.raises(RuntimeError, match="there is no 'mps' device"):
+        tg.linspace(0, 1, 3, device="mps")
+    with pytest.raises(RuntimeError, match="cannot move a tensor to 'cuda'"):
+        tg.ones(2).to(device="cuda")
+
+
+def test_no_gpu_so_tutorials_choose_the_cpu() -> None:
+    assert (tg.cuda.is_available(), tg.cuda.device_count()) == (False, 0)
+    assert (tg.accelerator.is_available(), tg.accelerator.current_accelerator(), tg.accelerator.device_count()) == (
+        False, None, 0)
+    device = tg.accelerator.current_accelerator().type if tg.accelerator.is_available() else "cpu"
+    assert str(tg.zeros(1, device=device).device) == "cpu"

@@ -20,6 +20,7 @@ from ._creation import (
     arange,
     as_tensor,
     default_generator,
+    device,
     empty,
     eye,
     from_numpy,
@@ -82,3 +83,36 @@ def is_tensor(obj: object) -> bool:
 
 def numel(t: Tensor) -> int:
     return t.numel()
+
+
+class cuda:  # noqa: N801  (PyTorch's module name)
+    """There is no GPU here. Tutorials choose their device with ``"cuda" if torch.cuda.is_available() else "cpu"``:
+    the answer is always no, so that code runs on the CPU unchanged."""
+
+    @staticmethod
+    def is_available() -> bool:
+        return False
+
+    @staticmethod
+    def device_count() -> int:
+        return 0
+
+
+class accelerator:  # noqa: N801  (PyTorch's module name)
+    """The device-neutral form of the same question, as current PyTorch tutorials ask it::
+
+        device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+
+    No accelerator is available, so ``current_accelerator()`` is None and the code picks "cpu"."""
+
+    @staticmethod
+    def is_available() -> bool:
+        return False
+
+    @staticmethod
+    def current_accelerator(check_available: bool = False) -> device | None:
+        return None
+
+    @staticmethod
+    def device_count() -> int:
+        return 0

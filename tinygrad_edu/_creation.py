@@ -35,6 +35,43 @@ class Generator:
 default_generator = Generator(0)
 
 
+class device:  # noqa: N801  (PyTorch's name)
+    """Where a tensor's numbers live: ``device("cpu")``, printed ``cpu``.
+
+    tinygrad_edu computes with numpy in main memory, so "cpu" is the only device there is. The class exists so
+    that code written for PyTorch (``device = torch.device("cpu")``, ``torch.zeros(3, device=device)``) runs
+    unchanged; asking for any other device is an error at once rather than a silent copy on the CPU.
+    """
+
+    def __init__(self, type: str | device, index: int | None = None) -> None:
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        kind, _, number = str(type).partition(":")
+        if kind != "cpu":
+            raise RuntimeError(f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
+        self.type = kind
+        self.index = int(number) if number else index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+def _on_cpu(where: Any) -> None:
+    """Accept the ``device=`` argument of the factories when it means the CPU (None, "cpu", device("cpu"))."""
+    if where is not None and not isinstance(where, device):
+        device(where)  # raises for anything but the CPU
+
+
 def manual_seed(seed: int) -> Generator:
     """Seed the random numbers: after ``manual_seed(0)`` every run draws the same values."""
     return default_generator.manual_seed(seed)
@@ -80,6 +117,7 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
+    _on_cpu(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -128,7 +166,8 @@ def _inferred_dtype(data: Any) -> np.dtype:
     return _PYTHON_TYPES.get(type(data), np.dtype(np.float32) if isinstance(data, float) else np.dtype(np.int64))
 
 
-def as_tensor(data: Any, dtype: Any = None) -> Tensor:
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    _on_cpu(device)
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and dtype is None:
@@ -149,11 +188,13 @@ def _needs_size(name: str, size: tuple) -> None:
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     _needs_size("zeros", size)
     return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     _needs_size("ones", size)
     return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
 
@@ -163,6 +204,7 @@ empty = zeros
 
 def full(size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
+    _on_cpu(device)
     if dtype is None:  # PyTorch infers the dtype from the fill value
         dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else np.float32
     return _finish(np.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, _np_dtype(dtype)),
@@ -173,33 +215,41 @@ def _like(t: Tensor, dtype: Any) -> np.dtype:
     return t._array.dtype if dtype is None else _np_dtype(dtype)
 
 
-def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad)
 
 
-def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad)
 
 
-def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+              device: Any = None) -> Tensor:
+    _on_cpu(device)
     return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad)
 
 
-def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
-def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    _on_cpu(device)
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
 def arange(start: float, end: float | None = None, step: float = 1, dtype: Any = None,
-           requires_grad: bool = False) -> Tensor:
+           requires_grad: bool = False, device: Any = None) -> Tensor:
     """``arange(5)`` -> 0..4 (int64); with any float argument the result is float32."""
+    _on_cpu(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -211,30 +261,64 @@ def arange(start: float, end: float | None = None, step: float = 1, dtype: Any =
     return _finish((start + step * np.arange(n, dtype=np.float64)).astype(_np_dtype(dtype)), requires_grad)
 
 
-def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False) -> Tensor:
-    return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(_np_dtype(dtype)), requires_grad)
+def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False,
+             device: Any = None) -> Tensor:
+    """``steps`` evenly spaced numbers from ``start`` to ``end``, both ends included.
+
+    PyTorch's recipe, followed to the last bit: with ``step = (end - start) / (steps - 1)`` computed in the
+    output's precision, element i is ``start + step * i`` in the first half and ``end - step * (steps - 1 - i)``
+    in the second (so both ends are exact), each a fused multiply-add: rounded once, not after the product and
+    again after the sum. Doing the multiply-add in a wider type and rounding once gives the same bits.
+    (``np.linspace`` rounds differently in the last bit, and a function like ``sin`` near pi magnifies that.)
+    """
+    _on_cpu(device)
+    out = _np_dtype(dtype)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    if steps < 2 or not (out in _WIDER or out.kind == "i"):  # one point, or a rarer dtype: numpy's values
+        return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(out), requires_grad)
+    first, last = out.type(start), out.type(end)  # an integer dtype truncates the ends first, as PyTorch does
+    if out.kind == "f":
+        step, wide = (last - first) / out.type(steps - 1), _WIDER[out]
+    else:  # integers step in double precision, and each value is truncated toward zero
+        step, wide = (float(last) - float(first)) / (steps - 1), np.float64
+    i = np.arange(steps)
+    from_start = wide(first) + wide(step) * i
+    from_end = wide(last) - wide(step) * (steps - 1 - i)
+    return _finish(np.where(i < steps // 2, from_start, from_end).astype(out), requires_grad)
 
 
-def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+# A type wide enough to hold step * i exactly, so the multiply-add is rounded once (for float64 that needs the
+# 80-bit long double of x86; where long double is just float64, the last bit may differ from PyTorch's).
+_WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
+
+
+def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
+         device: Any = None) -> Tensor:
     """Uniform random numbers in [0, 1)."""
+    _on_cpu(device)
     rng = (generator or default_generator).rng
     return _finish(rng.random(_size(size)).astype(_np_dtype(dtype)), requires_grad)
 
 
-def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
+          device: Any = None) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1)."""
+    _on_cpu(device)
     rng = (generator or default_generator).rng
     return _finish(rng.standard_normal(_size(size)).astype(_np_dtype(dtype)), requires_grad)
 
 
 def randint(low: int, high: int | None = None, size: Sequence[int] = (), generator: Generator | None = None,
-            dtype: Any = None) -> Tensor:
+            dtype: Any = None, device: Any = None) -> Tensor:
+    _on_cpu(device)
     if high is None:
         low, high = 0, low
     rng = (generator or default_generator).rng
     return _wrap(rng.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)))
 
 
-def randperm(n: int, generator: Generator | None = None, dtype: Any = None) -> Tensor:
+def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
+    _on_cpu(device)
     rng = (generator or default_generator).rng
     return _wrap(rng.permutation(n).astype(_np_dtype(dtype, np.int64)))

@@ -13,6 +13,8 @@ __all__ = [
     "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "norm", "permute", "pow", "relu",
     "reshape", "sigmoid", "sign", "sin", "softmax", "sqrt", "square", "squeeze", "stack", "sub", "sum", "t",
     "tanh", "transpose", "unbind", "unsqueeze", "where",
+    *("abs_", "clamp_", "cos_", "exp_", "log_", "neg_", "reciprocal_", "relu_", "sigmoid_", "sin_", "sqrt_",
+      "square_", "tanh_"),  # in place
 ]
 
 
@@ -44,3 +46,8 @@ clone, detach = _method("clone"), _method("detach")
 cat, stack, unbind, where = shape.cat, shape.stack, shape.unbind, selection.where
 maximum, minimum = selection.maximum, selection.minimum
 softmax, log_softmax = reduce.softmax, reduce.log_softmax
+# in place: ``tinygrad_edu.sin_(x)`` is ``x.sin_()``
+abs_, neg_, exp_, log_ = (_method(n) for n in ("abs_", "neg_", "exp_", "log_"))
+sqrt_, sin_, cos_, tanh_ = (_method(n) for n in ("sqrt_", "sin_", "cos_", "tanh_"))
+sigmoid_, relu_, reciprocal_, square_ = (_method(n) for n in ("sigmoid_", "relu_", "reciprocal_", "square_"))
+clamp_ = _method("clamp_")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
+from . import _creation, _dtype
 from ._tensor import InferenceCounter, Tensor, _wrap
 from .autograd.function import Function
 from .autograd.grad_mode import GradMode
@@ -106,14 +106,14 @@ def _rtruediv(self: Tensor, other: Any) -> Tensor:
     return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
 
 
-def _to(self: Tensor, *args: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+def _to(self: Tensor, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Tensor:
     """Convert to a dtype (``x.to(tinygrad_edu.float64)``); devices other than "cpu" are not supported."""
-    for a in args:
+    for a in (*args, device):
         if isinstance(a, (_dtype.dtype, np.dtype)):  # np.dtype: what the library's own code passes
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
-        elif isinstance(a, str) and a != "cpu":
+        elif isinstance(a, (str, _creation.device)) and str(a) != "cpu":
             raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
     if dtype is None:
         return self
@@ -183,6 +183,10 @@ def _inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     if recording and result.grad_fn is not None:
         self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
     return self
+
+
+_UNARY_INPLACE = ("abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
+                  "square")
 
 
 def _inplace_method(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
@@ -364,6 +368,11 @@ def _bind() -> None:
         setattr(T, name, (lambda f: lambda self: f.apply(self))(fn))
     T.square = lambda self: ew.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
     T.clamp = T.clip = lambda self, min=None, max=None: ew.Clamp.apply(self, min, max)
+    # The in-place forms (x.sin_(), tinygrad_edu.sin_(x)): the same Function, its result written back into x's
+    # storage, so the graph gets the same node (SinBackward0) as for y = x.sin().
+    for name in _UNARY_INPLACE:
+        setattr(T, name + "_", _inplace_method(getattr(T, name)))
+    T.pow_ = _inplace_method(T.pow)
 
     T.sum = reduce.sum
     T.mean = reduce.mean
@@ -392,6 +401,7 @@ def _bind() -> None:
     T.unsqueeze = lambda self, dim: shape.Unsqueeze.apply(self, dim)
     T.expand = lambda self, *sizes: shape.Expand.apply(self, shape._shape_arg(sizes))
     T.expand_as = lambda self, other: shape.Expand.apply(self, other._array.shape)
+    T.repeat = lambda self, *sizes: shape.Repeat.apply(self, shape._shape_arg(sizes))
     T.__getitem__ = shape.getitem
     T.select, T.narrow = shape.select, shape.narrow
     T.unbind = shape.unbind

@@ -288,6 +288,34 @@ class Expand(Function):
         return sum_to(g, ctx.in_shape), None
 
 
+class Repeat(Function):
+    """Tile the input: ``x.repeat(2, 3)`` lays out 2 copies of a 2-d x down dim 0 and 3 across dim 1.
+
+    Every element appears once per copy, so its gradient is the sum of g over its copies. View g of shape
+    (r0 * n0, r1 * n1) as (r0, n0, r1, n1) and sum the copy axes 0 and 2. More repeats than x has dims
+    (``x.repeat(4, 1, 1)`` on a 2-d x) treat x as having leading dims of size 1, which the sum removes.
+    """
+
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, repeats: tuple[int, ...]) -> np.ndarray:
+        a = x._array
+        if len(repeats) < a.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions "
+                               "of tensor")
+        ctx.in_shape, ctx.repeats = a.shape, repeats
+        return np.tile(a, repeats)  # np.tile also prepends size-1 dims when there are more repeats than dims
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        shape = (1,) * (len(ctx.repeats) - len(ctx.in_shape)) + ctx.in_shape
+        if not shape:  # a 0-d x repeated with no sizes: a plain copy
+            return g, None
+        split = tuple(n for pair in zip(ctx.repeats, shape) for n in pair)  # (r0, n0, r1, n1, ...)
+        return g.reshape(split).sum(tuple(range(0, len(split), 2))).reshape(ctx.in_shape), None
+
+
 class Cat(Function):
     """Concatenate along ``dim``. Each input's gradient is its slice of g."""
 

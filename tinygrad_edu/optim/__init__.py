@@ -2,6 +2,7 @@
 
 from .adam import Adam
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 
-__all__ = ["SGD", "Adam", "Optimizer"]
+__all__ = ["SGD", "Adam", "Optimizer", "RMSprop"]

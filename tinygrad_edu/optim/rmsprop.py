@@ -1,0 +1,78 @@
+"""RMSprop: divide each coordinate's step by a running estimate of its gradient's size (PyTorch's rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from .optimizer import Optimizer, check_flags
+
+
+class RMSprop(Optimizer):
+    """RMSprop (Hinton's lecture notes, 2012). With g the gradient::
+
+        v <- alpha * v + (1 - alpha) * g**2     running mean of the squared gradient
+        p <- p - lr * g / (sqrt(v) + eps)
+
+    A coordinate whose gradients are large gets small steps and one whose gradients are tiny gets large
+    ones, so every coordinate moves at a similar pace: sqrt(v) is the root mean square ("RMS") of recent
+    gradients. It is Adam's second moment without Adam's first moment and bias correction.
+    Options: ``weight_decay`` adds wd * p to g; ``centered`` subtracts the square of the running mean of
+    g from v (dividing by an estimate of the gradient's variance instead); ``momentum`` = m keeps a buffer
+    b <- m * b + g / (sqrt(v) + eps) and steps by lr * b; ``maximize`` uses -g. State per parameter:
+    ``step``, ``square_avg`` (v), ``momentum_buffer`` and ``grad_avg`` (the centered mean).
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict], lr: float = 1e-2, alpha: float = 0.99,
+                 eps: float = 1e-8, weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not momentum >= 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not alpha >= 0.0:
+            raise ValueError(f"Invalid alpha value: {alpha}")
+        check_flags(differentiable)
+        defaults = {"lr": lr, "alpha": alpha, "eps": eps, "weight_decay": weight_decay, "momentum": momentum,
+                    "centered": centered, "capturable": capturable, "foreach": foreach, "maximize": maximize,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        alpha, m = group["alpha"], group["momentum"]
+        if not state:  # first step for this parameter
+            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+            state["square_avg"] = _wrap(np.zeros_like(p._array))
+            if m > 0:
+                state["momentum_buffer"] = _wrap(np.zeros_like(p._array))
+            if group["centered"]:
+                state["grad_avg"] = _wrap(np.zeros_like(p._array))
+        g = -grad if group["maximize"] else grad
+        state["step"]._array += 1
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p._array  # a new array: p.grad itself is left alone
+        v = state["square_avg"]._array
+        v *= alpha
+        v += (1 - alpha) * g * g
+        if group["centered"]:
+            mean = state["grad_avg"]._array
+            mean += (1 - alpha) * (g - mean)  # = alpha * mean + (1 - alpha) * g, in place
+            avg = np.sqrt(v - mean * mean)
+        else:
+            avg = np.sqrt(v)
+        avg += group["eps"]
+        if m > 0:
+            buf = state["momentum_buffer"]._array
+            buf *= m
+            buf += g / avg
+            p._array -= group["lr"] * buf
+        else:
+            p._array -= group["lr"] * (g / avg)
