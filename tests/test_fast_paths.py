@@ -6,7 +6,8 @@
   silently, as PyTorch does), yet the learner's own numpy code in a hook or a custom backward still warns,
   and numpy's settings are back as they were afterwards, even when backward fails.
 * Ops that record nothing (under no_grad, or inside backward without create_graph) take a short path that
-  must give the same numbers, views and version counters as the long one.
+  must give the same numbers, views and version counters as the long one. Inside such a backward pass,
+  a formula's same-shape, same-dtype float arithmetic (``g * y``) is numpy's ufunc directly.
 """
 
 from __future__ import annotations
@@ -173,3 +174,60 @@ def test_relu_masks_its_gradient_where_the_output_is_not_positive() -> None:
     x = tg.tensor([float("nan"), -1.0, 2.0, 0.0], requires_grad=True)
     x.relu().backward(tg.tensor([1.0, float("inf"), 3.0, float("inf")]))
     np.testing.assert_array_equal(x.grad.numpy(), [1.0, 0.0, 3.0, 0.0])
+
+
+# ------------------------------------------------------------------------------------------------ formulas
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+def test_formula_arithmetic_gives_the_same_gradients_with_and_without_recording() -> None:
+    """create_graph=True records every formula op (the long path); without it, same-shape float arithmetic
+    is numpy's own. Both must give identical gradients, including inf and nan."""
+    def grads(create_graph: bool) -> list[np.ndarray]:
+        x = tg.tensor([1.0, -2.0, 0.0, 3.0], requires_grad=True)
+        y = tg.tensor([2.0, 0.5, 0.0, -1.0], requires_grad=True)
+        loss = (x * y + x / y - (y - x).exp() + x.log()).sum()
+        loss.backward(create_graph=create_graph)
+        return [x.grad.detach().numpy(), y.grad.detach().numpy()]
+
+    for fast, recorded in zip(grads(False), grads(True)):
+        np.testing.assert_array_equal(fast, recorded)
+
+
+def test_formula_arithmetic_skips_apply_only_where_nothing_can_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tinygrad_edu.ops import elementwise as ew
+
+    calls = []
+    original = ew.Mul.apply.__func__
+    monkeypatch.setattr(ew.Mul, "apply", classmethod(lambda cls, *args: calls.append(args) or original(cls, *args)))
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    w = tg.tensor([3.0, 4.0], requires_grad=True)
+    loss = (x * w).sum()
+    assert len(calls) == 1  # the forward's multiplication
+    loss.backward()  # MulBackward0: g * w and g * x, both same-shape float32: numpy's multiply
+    assert len(calls) == 1
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0])
+
+    n = tg.tensor([1, 2])  # an int64 factor: g * n promotes, so it takes the op's own path
+    (x * n).sum().backward()
+    assert len(calls) == 3
+    np.testing.assert_array_equal(x.grad.numpy(), [4.0, 6.0])
+
+
+def test_a_learners_backward_arithmetic_is_an_op_as_always() -> None:
+    """In a learner's backward, tensor arithmetic is the op (silent about inf, as PyTorch), not numpy's raw
+    ufunc under the learner's numpy settings."""
+    class Inverse(tg.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return 1 / a
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return -g / (a * a)
+
+    x = tg.tensor([0.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Inverse.apply(x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [-np.inf, -0.25])

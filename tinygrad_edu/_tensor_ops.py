@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _creation, _dtype
 from ._tensor import InferenceCounter, Tensor, _wrap
-from .autograd.function import Function
+from .autograd.function import Function, _FloatErrors
 from .autograd.grad_mode import GradMode
 from .ops import elementwise as ew
 from .ops import linalg, reduce, selection, shape
@@ -56,9 +56,15 @@ def _check_broadcast(x: Tensor, y: Tensor) -> None:
         shape.broadcast_shapes(x._array.shape, y._array.shape)  # raises PyTorch's error if they do not broadcast
 
 
-def _binary(fn: type[Function]) -> Callable[..., Tensor]:
+def _binary(fn: type[Function], ufunc: np.ufunc) -> Callable[..., Tensor]:
     def method(self: Tensor, other: Any, *, alpha: float = 1) -> Tensor:
         if isinstance(other, Tensor) and other._array.shape == self._array.shape:
+            if _FloatErrors.silenced and not GradMode.enabled and alpha == 1 and \
+                    self._array.dtype == other._array.dtype and self._array.dtype.kind == "f":
+                # Inside a backward pass without create_graph (a formula's ``g * y``): nothing is recorded,
+                # numpy's float warnings are off already and there is nothing to promote, so the op is
+                # numpy's own ufunc; going through ``fn.apply`` would give the same tensor three times slower.
+                return _wrap(ufunc(self._array, other._array))
             x, y = self, other  # the usual case, a tensor of the same shape: nothing to convert or check
         else:
             x, y = _operands(self, other)
@@ -339,7 +345,8 @@ def _setitem(self: Tensor, key: Any, value: Any) -> None:
 # ------------------------------------------------------------------------------------------------ binding
 def _bind() -> None:
     T = Tensor  # noqa: N806
-    add, sub, mul, div = _binary(ew.Add), _binary(ew.Sub), _binary(ew.Mul), _binary(ew.Div)
+    add, sub = _binary(ew.Add, np.add), _binary(ew.Sub, np.subtract)
+    mul, div = _binary(ew.Mul, np.multiply), _binary(ew.Div, np.true_divide)
     T.__add__ = T.add = T.__radd__ = add
     T.__sub__ = T.sub = T.subtract = sub
     T.__rsub__ = _rsub
