@@ -82,7 +82,7 @@ def test_ruff_clean() -> None:
 # Bottom to top. A module may import (at module level) only from its own layer or the layers below:
 # the Tensor knows no ops, the autograd machinery knows no particular op, nn and optim sit on top.
 LAYERS = [
-    {"_dtype", "_printing", "_mode"},
+    {"_dtype", "_printing", "_mode", "_device"},
     {"_tensor", "autograd.grad_mode"},
     {"autograd.graph", "autograd.function", "autograd.engine", "autograd.gradcheck", "autograd"},
     {"ops", "_tensor_ops", "_creation", "_functions"},

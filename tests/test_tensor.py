@@ -532,6 +532,15 @@ def test_device_is_the_cpu() -> None:
     assert x.to(cpu) is x and x.to(device="cpu") is x and x.to("cpu") is x
 
 
+def test_a_tensors_device_is_a_device_as_in_pytorch() -> None:
+    """``x.device`` is ``device(type='cpu')``: printed ``cpu``, with ``.type``, equal to ``device("cpu")`` but not
+    to the string "cpu" (PyTorch's device does not compare equal to strings either)."""
+    as_pytorch(lambda lib: (repr(lib.ones(2).device), str(lib.ones(2).device), lib.ones(2).device.type,
+                            lib.ones(2).device == lib.device("cpu"), lib.ones(2).device == "cpu", lib.ones(2).is_cpu,
+                            str(lib.zeros(1, device=lib.ones(2).device).device)),
+               (None, """("device(type='cpu')", 'cpu', 'cpu', True, False, True, 'cpu')""", []))
+
+
 def test_other_devices_are_refused() -> None:
     with pytest.raises(RuntimeError, match="^tinygrad_edu runs on the CPU only: there is no 'cuda' device$"):
         tg.device("cuda")

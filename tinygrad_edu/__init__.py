@@ -20,7 +20,6 @@ from ._creation import (
     arange,
     as_tensor,
     default_generator,
-    device,
     empty,
     eye,
     from_numpy,
@@ -42,6 +41,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
+from ._device import device
 from ._dtype import (
     bool,
     double,

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._device import on_cpu
 from ._tensor import Tensor, _unwrap, _wrap
 
 
@@ -33,43 +34,6 @@ class Generator:
 
 
 default_generator = Generator(0)
-
-
-class device:  # noqa: N801  (PyTorch's name)
-    """Where a tensor's numbers live: ``device("cpu")``, printed ``cpu``.
-
-    tinygrad_edu computes with numpy in main memory, so "cpu" is the only device there is. The class exists so
-    that code written for PyTorch (``device = torch.device("cpu")``, ``torch.zeros(3, device=device)``) runs
-    unchanged; asking for any other device is an error at once rather than a silent copy on the CPU.
-    """
-
-    def __init__(self, type: str | device, index: int | None = None) -> None:
-        if isinstance(type, device):
-            type, index = type.type, type.index
-        kind, _, number = str(type).partition(":")
-        if kind != "cpu":
-            raise RuntimeError(f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
-        self.type = kind
-        self.index = int(number) if number else index
-
-    def __repr__(self) -> str:
-        index = "" if self.index is None else f", index={self.index}"
-        return f"device(type='{self.type}'{index})"
-
-    def __str__(self) -> str:
-        return self.type if self.index is None else f"{self.type}:{self.index}"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
-
-    def __hash__(self) -> int:
-        return hash((self.type, self.index))
-
-
-def _on_cpu(where: Any) -> None:
-    """Accept the ``device=`` argument of the factories when it means the CPU (None, "cpu", device("cpu"))."""
-    if where is not None and not isinstance(where, device):
-        device(where)  # raises for anything but the CPU
 
 
 def manual_seed(seed: int) -> Generator:
@@ -117,7 +81,7 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
-    _on_cpu(device)
+    on_cpu(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -167,7 +131,7 @@ def _inferred_dtype(data: Any) -> np.dtype:
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
         return data
     if isinstance(data, np.ndarray) and dtype is None:
@@ -188,13 +152,13 @@ def _needs_size(name: str, size: tuple) -> None:
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     _needs_size("zeros", size)
     return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     _needs_size("ones", size)
     return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
 
@@ -204,7 +168,7 @@ empty = zeros
 
 def full(size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     if dtype is None:  # PyTorch infers the dtype from the fill value
         dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else np.float32
     return _finish(np.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, _np_dtype(dtype)),
@@ -216,40 +180,40 @@ def _like(t: Tensor, dtype: Any) -> np.dtype:
 
 
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad)
 
 
 def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad)
 
 
 def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
               device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad)
 
 
 def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
 def arange(start: float, end: float | None = None, step: float = 1, dtype: Any = None,
            requires_grad: bool = False, device: Any = None) -> Tensor:
     """``arange(5)`` -> 0..4 (int64); with any float argument the result is float32."""
-    _on_cpu(device)
+    on_cpu(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -271,7 +235,7 @@ def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_g
     again after the sum. Doing the multiply-add in a wider type and rounding once gives the same bits.
     (``np.linspace`` rounds differently in the last bit, and a function like ``sin`` near pi magnifies that.)
     """
-    _on_cpu(device)
+    on_cpu(device)
     out = _np_dtype(dtype)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -296,7 +260,7 @@ _WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
 def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
     """Uniform random numbers in [0, 1)."""
-    _on_cpu(device)
+    on_cpu(device)
     rng = (generator or default_generator).rng
     return _finish(rng.random(_size(size)).astype(_np_dtype(dtype)), requires_grad)
 
@@ -304,14 +268,14 @@ def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requ
 def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
           device: Any = None) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1)."""
-    _on_cpu(device)
+    on_cpu(device)
     rng = (generator or default_generator).rng
     return _finish(rng.standard_normal(_size(size)).astype(_np_dtype(dtype)), requires_grad)
 
 
 def randint(low: int, high: int | None = None, size: Sequence[int] = (), generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     if high is None:
         low, high = 0, low
     rng = (generator or default_generator).rng
@@ -319,6 +283,6 @@ def randint(low: int, high: int | None = None, size: Sequence[int] = (), generat
 
 
 def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
-    _on_cpu(device)
+    on_cpu(device)
     rng = (generator or default_generator).rng
     return _wrap(rng.permutation(n).astype(_np_dtype(dtype, np.int64)))

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _dtype
+from . import _device, _dtype
 from ._mode import GradMode
 from ._printing import tensor_repr
 
@@ -179,8 +179,13 @@ class Tensor:
         return self._array.dtype.kind == "f"
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> _device.device:
+        """Where the numbers live: always ``device(type='cpu')`` (printed ``cpu``), numpy's main memory."""
+        return _device.CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
 
     # ----------------------------------------------------------------------------------------- autograd meta
     @property

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _creation, _dtype
+from . import _device, _dtype
 from ._tensor import InferenceCounter, Tensor, _wrap
 from .autograd.function import Function, _FloatErrors
 from .autograd.grad_mode import GradMode
@@ -119,7 +119,7 @@ def _to(self: Tensor, *args: Any, dtype: Any = None, device: Any = None, **kwarg
             dtype = a
         elif isinstance(a, Tensor):
             dtype = a.dtype
-        elif isinstance(a, (str, _creation.device)) and str(a) != "cpu":
+        elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
             raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
     if dtype is None:
         return self

@@ -1,0 +1,45 @@
+"""Devices: where a tensor's numbers live. tinygrad_edu computes with numpy in main memory, so there is one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class device:  # noqa: N801  (PyTorch's name)
+    """Where a tensor's numbers live: ``device("cpu")``, printed ``cpu``.
+
+    tinygrad_edu computes with numpy in main memory, so "cpu" is the only device there is. The class exists so
+    that code written for PyTorch (``device = torch.device("cpu")``, ``torch.zeros(3, device=device)``) runs
+    unchanged; asking for any other device is an error at once rather than a silent copy on the CPU.
+    """
+
+    def __init__(self, type: str | device, index: int | None = None) -> None:
+        if isinstance(type, device):
+            type, index = type.type, type.index
+        kind, _, number = str(type).partition(":")
+        if kind != "cpu":
+            raise RuntimeError(f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
+        self.type = kind
+        self.index = int(number) if number else index
+
+    def __repr__(self) -> str:
+        index = "" if self.index is None else f", index={self.index}"
+        return f"device(type='{self.type}'{index})"
+
+    def __str__(self) -> str:
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.index))
+
+
+def on_cpu(where: Any) -> None:
+    """Accept the ``device=`` argument of the factories when it means the CPU (None, "cpu", device("cpu"))."""
+    if where is not None and not isinstance(where, device):
+        device(where)  # raises for anything but the CPU
+
+
+CPU = device("cpu")  # what every tensor's ``.device`` is
