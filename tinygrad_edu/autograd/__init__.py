@@ -1,5 +1,6 @@
 """``tinygrad_edu.autograd``: the machinery that computes gradients (``torch.autograd`` twin)."""
 
+from . import functional
 from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -17,6 +18,7 @@ from .graph import Node
 
 __all__ = [
     "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly",
-    "enable_grad", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled", "is_grad_enabled",
-    "no_grad", "set_detect_anomaly", "set_grad_enabled", "trace_backward",  # trace_backward & co: tinygrad_edu only
+    "enable_grad", "functional", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled",
+    "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled",
+    "trace_backward",  # trace_backward & co: tinygrad_edu only
 ]
