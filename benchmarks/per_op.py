@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -33,14 +34,14 @@ def _inputs(n: int = 3) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, w, b
 
 
-def library_chain(lib: ModuleType, n_ops: int) -> Callable[[], tuple]:
-    """One run: the chain through ``lib`` (tinygrad_edu or torch: the same code), then ``backward``;
-    returns the three gradients."""
+def chain(leaf: Callable[[np.ndarray], Any], n_ops: int) -> Callable[[], tuple]:
+    """One run: the chain through whatever ``leaf`` makes of the input arrays (tinygrad_edu or torch tensors
+    that require grad, BareValues: the same code), then ``backward``; returns the three gradients."""
     xa, wa, ba = _inputs()
     links = n_ops // OPS_PER_LINK
 
     def run() -> tuple:
-        x, w, b = (lib.tensor(a, requires_grad=True) for a in (xa, wa, ba))
+        x, w, b = leaf(xa), leaf(wa), leaf(ba)
         y = x
         for _ in range(links):
             y = (y * w + b).tanh().exp()
@@ -48,6 +49,11 @@ def library_chain(lib: ModuleType, n_ops: int) -> Callable[[], tuple]:
         return x.grad, w.grad, b.grad
 
     return run
+
+
+def library_chain(lib: ModuleType, n_ops: int) -> Callable[[], tuple]:
+    """The chain through ``lib``, tinygrad_edu or torch."""
+    return chain(lambda a: lib.tensor(a, requires_grad=True), n_ops)
 
 
 def tinygrad_chain(n_ops: int) -> Callable[[], tuple]:
@@ -135,18 +141,7 @@ class BareValue:
 
 def bare_chain(n_ops: int) -> Callable[[], tuple]:
     """The chain through :class:`BareValue`: the Python floor of any engine (see there)."""
-    xa, wa, ba = _inputs()
-    links = n_ops // OPS_PER_LINK
-
-    def run() -> tuple:
-        x, w, b = BareValue(xa), BareValue(wa), BareValue(ba)
-        y = x
-        for _ in range(links):
-            y = (y * w + b).tanh().exp()
-        y.sum().backward()
-        return x.grad, w.grad, b.grad
-
-    return run
+    return chain(BareValue, n_ops)
 
 
 def torch_chain(n_ops: int) -> Callable[[], tuple] | None:

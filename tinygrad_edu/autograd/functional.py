@@ -167,6 +167,16 @@ def jacobian(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], crea
     return _one(tuple(per_output), outputs_tuple)
 
 
+def _one_number(out: Any, fn_name: str) -> Tensor:
+    """The output of a function that must return one number (hessian, vhp, hvp), checked as PyTorch does."""
+    out_tuple, _ = _as_tuple(out, "outputs of the user-provided function", fn_name)
+    if out_tuple:
+        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
+    if out.numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should contain a single element")
+    return out
+
+
 def hessian(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], create_graph: bool = False,
             strict: bool = False, vectorize: bool = False, outer_jacobian_strategy: str = "reverse-mode") -> Structure:
     """The Hessian H[i..., j...] = d² func / dx[i...] dx[j...] of a function returning one number: the Jacobian
@@ -175,13 +185,7 @@ def hessian(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], creat
     inputs_tuple, xs = _as_tuple(inputs, "inputs", "hessian")
 
     def scalar(*args: Tensor) -> Tensor:
-        out = func(*args)
-        out_tuple, _ = _as_tuple(out, "outputs of the user-provided function", "hessian")
-        if out_tuple:
-            raise RuntimeError("The function given to hessian should return a single Tensor")
-        if out.numel() != 1:
-            raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
-        return out.squeeze()
+        return _one_number(func(*args), "hessian").squeeze()
 
     def gradient(*args: Tensor) -> tuple[Tensor, ...]:
         return jacobian(scalar, args, create_graph=True)
@@ -190,27 +194,24 @@ def hessian(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], creat
     return h if inputs_tuple else h[0][0]
 
 
-def _scalar_output(func: Callable[..., Any], xs: tuple[Tensor, ...], fn_name: str) -> Tensor:
-    outputs_tuple, ys = _as_tuple(func(*xs), "outputs of the user-provided function", fn_name)
-    if outputs_tuple:
-        raise RuntimeError(f"The function given to {fn_name} should return a single Tensor")
-    if ys[0].numel() != 1:
-        raise RuntimeError(f"The Tensor returned by the function given to {fn_name} should contain a single element")
-    return ys[0]
+def _gradient(func: Callable[..., Any], inputs: Any, v: Any, create_graph: bool, fn_name: str) -> tuple:
+    """What vhp and hvp start from: (inputs were a tuple?, the fresh inputs, the vectors v, f's one number,
+    its gradient computed with create_graph=True so that it can be differentiated)."""
+    inputs_tuple, xs = _as_tuple(inputs, "inputs", fn_name)
+    xs = _fresh(xs, create_graph)
+    vs = _vectors(v, xs, inputs_tuple, fn_name, create_graph, "The vector v can only be None if the input to the "
+                  "user-provided function is a single Tensor with a single element.")
+    y = _one_number(func(*xs), fn_name)
+    return inputs_tuple, xs, vs, y, _grad((y,), xs, (None,), create_graph=True)
 
 
 def vhp(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], v: Any = None, create_graph: bool = False,
         strict: bool = False) -> tuple[Tensor, Structure]:
-    """``(func(inputs), vᵀH)`` for a function returning one number: backward through its gradient (computed
-    with create_graph=True), with v as the gradient's weights. No Hessian is formed."""
+    """``(func(inputs), vᵀH)`` for a function returning one number: backward through its gradient, with v as
+    the gradient's weights. No Hessian is formed."""
     _unsupported("vhp", strict)
     with enable_grad():
-        inputs_tuple, xs = _as_tuple(inputs, "inputs", "vhp")
-        xs = _fresh(xs, create_graph)
-        vs = _vectors(v, xs, inputs_tuple, "vhp", create_graph, "The vector v can only be None if the input to the "
-                      "user-provided function is a single Tensor with a single element.")
-        y = _scalar_output(func, xs, "vhp")
-        g = _grad((y,), xs, (None,), create_graph=True)  # the gradient, itself differentiable
+        inputs_tuple, xs, vs, y, g = _gradient(func, inputs, v, create_graph, "vhp")
         result = _grad(g, xs, vs, create_graph)
     return _done((y,), create_graph)[0], _one(_done(result, create_graph), inputs_tuple)
 
@@ -222,12 +223,7 @@ def hvp(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], v: Any = 
     same numbers; PyTorch computes hvp this way too.)"""
     _unsupported("hvp", strict)
     with enable_grad():
-        inputs_tuple, xs = _as_tuple(inputs, "inputs", "hvp")
-        xs = _fresh(xs, create_graph)
-        vs = _vectors(v, xs, inputs_tuple, "hvp", create_graph, "The vector v can only be None if the input to the "
-                      "user-provided function is a single Tensor with a single element.")
-        y = _scalar_output(func, xs, "hvp")
-        g = _grad((y,), xs, (None,), create_graph=True)  # the gradient, itself differentiable
+        inputs_tuple, xs, vs, y, g = _gradient(func, inputs, v, create_graph, "hvp")
         us = _zeros_input(xs)
         gu = _grad(g, xs, us, create_graph=True)  # uᵀH, recorded as a function of u
         result = _grad(gu, us, vs, create_graph)  # vᵀ d(Hᵀu)/du = (Hv)ᵀ
