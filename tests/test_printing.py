@@ -12,6 +12,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+from _oracle import as_pytorch, raises
 
 from tinygrad_edu import _dtype
 from tinygrad_edu._printing import get_printoptions, printoptions, set_printoptions, tensor_repr
@@ -257,3 +258,17 @@ def test_parity_with_pytorch_options(options: dict) -> None:
             assert_same(our_repr(array, autograd), torch_repr(torch, array, autograd))
     finally:
         torch.set_printoptions(profile="default")
+
+
+
+def test_f_strings_format_a_0d_tensor_as_its_number() -> None:
+    """``f"{loss}"`` prints the number (PyTorch formats a 0-d tensor as ``item()``), ``f"{loss:.3f}"`` rounds it;
+    other tensors print as str() and refuse a format spec."""
+    def run(lib: ModuleType) -> str:
+        loss = lib.tensor(0.5, requires_grad=True) * 3
+        return (f"{loss} | {loss:.3f} | {lib.tensor(3)} | {lib.tensor(True)} | {lib.tensor(7):>3} | "
+                f"{lib.tensor([1.0, 2.0])} | " + format(lib.tensor(2.5)))
+
+    as_pytorch(run, (None, "'1.5 | 1.500 | 3 | True |   7 | tensor([1., 2.]) | 2.5'", []))
+    raises(lambda lib: f"{lib.tensor([1.0, 2.0]):.2f}", TypeError,
+           "unsupported format string passed to Tensor.__format__")

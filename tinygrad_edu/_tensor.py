@@ -398,9 +398,12 @@ class Tensor:
         return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad)
 
     def __format__(self, spec: str) -> str:
-        if self._array.ndim == 0 and spec:
-            return self.item().__format__(spec)
-        return repr(self)
+        """In an f-string (or ``format``) a 0-d tensor is its Python number, as in PyTorch: ``f"{loss}"`` prints
+        ``0.2469135820865631``, ``f"{loss:.3f}"`` prints ``0.247``. Other tensors print as ``str(t)``, and a
+        format spec for them is an error."""
+        if self._array.ndim == 0:
+            return self._array.item().__format__(spec)
+        return object.__format__(self, spec)
 
     def __reduce_ex__(self, protocol: int) -> Any:
         return (_rebuild, (self._array, self._requires_grad))
