@@ -923,6 +923,110 @@ def test_tensor_hook_results_are_checked(leaf: bool, hook: Callable, exc: type[E
     raises(fn, exc, message)
 
 
+# ------------------------------------------------------------------------------------------------ saved-tensor hooks
+def test_saved_tensors_hooks_see_every_saved_tensor_and_every_use() -> None:
+    def run(lib: ModuleType) -> tuple:
+        log: list = []
+
+        def pack(t: Any) -> Any:
+            log.append(("pack", list(t.shape), t.requires_grad, t.grad_fn is not None))
+            return t
+
+        def unpack(t: Any) -> Any:
+            log.append(("unpack", list(t.shape)))
+            return t
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, 4.0])
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = x * w  # saves w (for x's gradient): an input
+            z = y.exp()  # saves its result: an output, with its grad_fn
+        packed = list(log)
+        log.clear()
+        other = y.grad_fn._saved_other  # reading a saved tensor unpacks it, even after the block
+        z.sum().backward()
+        return packed, other, log, x.grad
+
+    as_pytorch(run, (None, "([('pack', [2], False, False), ('pack', [2], True, True)], tensor([3., 4.]), "
+                           "[('unpack', [2]), ('unpack', [2]), ('unpack', [2])], tensor([   60.2566, 11923.8320]))",
+                     []))
+
+
+def test_saved_tensors_hooks_own_the_value_no_version_check() -> None:
+    """A pack hook that copies protects against later in-place changes; one that keeps the tensor itself
+    lets them through unnoticed (no version check with hooks, as in PyTorch)."""
+    def run(lib: ModuleType, pack: Callable) -> Any:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            a = x * 1
+            b = a * a
+            a.add_(1)
+        b.sum().backward()
+        return x.grad
+
+    as_pytorch(functools.partial(run, pack=lambda t: t.clone()), (None, "tensor([2., 4.])", []))
+    as_pytorch(functools.partial(run, pack=lambda t: t), (None, "tensor([4., 6.])", []))
+
+
+def test_saved_tensors_hooks_apply_to_custom_functions_and_nest() -> None:
+    class Square(Function):
+        @staticmethod
+        def forward(ctx: Any, a: tg.Tensor) -> tg.Tensor:
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx: Any, g: tg.Tensor) -> tg.Tensor:
+            (a,) = ctx.saved_tensors
+            return 2 * a * g
+
+    log: list = []
+    x = tg.tensor([3.0], requires_grad=True)
+    with tg.autograd.graph.saved_tensors_hooks(lambda t: log.append("outer") or ("outer", t), lambda p: p[1]):
+        with tg.autograd.graph.saved_tensors_hooks(lambda t: log.append("inner") or ("inner", t),
+                                                   lambda p: log.append(f"unpack {p[0]}") or p[1]):
+            y = Square.apply(x)  # the innermost block's hooks apply
+        z = y.exp()  # back in the outer block
+    z.backward()
+    assert log == ["inner", "outer", "unpack inner"]  # the outer unpack hook writes nothing
+    np.testing.assert_allclose(x.grad.numpy(), [2 * 3.0 * np.exp(9.0)], rtol=1e-6)
+
+
+def test_a_pack_hooks_own_operations_are_saved_plainly() -> None:
+    calls: list = []
+
+    def pack(t: tg.Tensor) -> tg.Tensor:
+        calls.append(list(t.shape))
+        t.exp()  # records an op that saves its result: must not call pack again
+        return t
+
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    with tg.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        x.exp().sum().backward()
+    assert calls == [[2]] and tg.autograd.graph.SAVED_TENSOR_HOOKS == []
+
+
+def test_a_python_number_saved_by_an_op_is_not_shown_to_the_hooks() -> None:
+    def run(lib: ModuleType) -> tuple:
+        kept: list = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: kept.append(t) or t, lambda t: t):
+            y = x * 3  # MulBackward0 keeps the wrapped number 3 (its _saved_other) to itself
+        return kept, y.grad_fn._saved_other
+
+    as_pytorch(run, (None, "([], tensor(3))", []))
+
+
+def test_an_unpack_hook_must_return_a_tensor() -> None:
+    def run(lib: ModuleType) -> None:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: 3):
+            y = x * x
+        y.sum().backward()
+
+    raises(run, TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type int")
+
+
 # ------------------------------------------------------------------------------------------------ grad modes
 def test_grad_mode_context_managers_nest() -> None:
     def fn(lib: ModuleType) -> Any:

@@ -35,7 +35,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from .grad_mode import GradMode
-from .graph import Node, SavedTensor, _sequence_nr, gradient_edge
+from .graph import SAVED_TENSOR_HOOKS, Node, PackedSavedTensor, SavedTensor, _sequence_nr, gradient_edge
 
 
 def _is_one_of(x: object, items: tuple | list) -> bool:
@@ -284,7 +284,8 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._check_shapes:  # a learner's Function: the gradients its backward returns will be checked against these
         ctx._input_meta = tuple((a._array.shape, a._array.dtype) for a in args if isinstance(a, Tensor))
     if ctx._to_save:
-        ctx._saved = tuple([None if t is None else SavedTensor(t, _is_one_of(t, results)) for t in ctx._to_save])
+        saved = PackedSavedTensor if SAVED_TENSOR_HOOKS else SavedTensor  # (inside saved_tensors_hooks: packed)
+        ctx._saved = tuple([None if t is None else saved(t, _is_one_of(t, results)) for t in ctx._to_save])
         ctx._to_save = ()
     if GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
         ctx._forward_stack = traceback.extract_stack()

@@ -81,6 +81,15 @@ def _op_name(node: Node) -> str:
     return re.sub(r"Backward\d*$", "", node.name())
 
 
+def _refuse_inference(tensor: Tensor) -> None:
+    if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
+        raise RuntimeError(
+            "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+            "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
+            "tensor and use it in autograd, or use `tinygrad_edu.no_grad()` instead of "
+            "`tinygrad_edu.inference_mode()`.")
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -92,12 +101,7 @@ class SavedTensor:
     __slots__ = ("array", "counter", "output_nr", "tensor", "version")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
-        if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
-            raise RuntimeError(
-                "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
-                "in computation tracked by autograd. To work around this, you can make a clone to get a normal "
-                "tensor and use it in autograd, or use `tinygrad_edu.no_grad()` instead of "
-                "`tinygrad_edu.inference_mode()`.")
+        _refuse_inference(tensor)
         self.version = tensor._version_counter[0]
         if is_output:
             self.tensor = None
@@ -124,6 +128,67 @@ class SavedTensor:
         out = _wrap(self.array, node, self.output_nr)
         out._version_counter = self.counter
         return out
+
+
+# The (pack_hook, unpack_hook) pairs of the open ``saved_tensors_hooks`` blocks; the last one applies.
+SAVED_TENSOR_HOOKS: list[tuple[Callable[[Tensor], Any], Callable[[Any], Tensor]]] = []
+
+
+class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.saved_tensors_hooks)
+    """Choose how the tensors saved for backward are kept::
+
+        with tinygrad_edu.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            y = x.exp()   # exp saves its result: the graph keeps pack_hook(result) instead
+
+    Every tensor an operation saves inside the block (built-in ops and ``ctx.save_for_backward`` alike) is
+    given to ``pack_hook``, and whatever it returns is what the graph holds. ``unpack_hook(packed)`` must give
+    a tensor with the same values back; it runs each time the saved tensor is needed: by backward, or by a
+    ``grad_fn._saved_*`` attribute, even after the block has ended. Uses: watching what a graph keeps (and
+    so what a forward pass costs in memory), keeping a compressed copy or writing it to disk.
+
+    The graph then trusts the hooks: there is no version check, so an in-place change to a tensor that
+    pack_hook returned as it is goes unnoticed (as in PyTorch). Operations inside the pack hook save their
+    tensors plainly, without calling the hooks again.
+    """
+
+    def __init__(self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]) -> None:
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self) -> saved_tensors_hooks:
+        SAVED_TENSOR_HOOKS.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        SAVED_TENSOR_HOOKS.pop()
+
+
+class PackedSavedTensor(SavedTensor):
+    """A tensor saved inside a ``saved_tensors_hooks`` block: kept as what the pack hook made of it."""
+
+    __slots__ = ("packed", "unpack_hook")
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        if tensor._wrapped_number:  # the 2 of x * 2: never shown to the hooks (PyTorch keeps it to itself too)
+            super().__init__(tensor, is_output)
+            self.unpack_hook = None
+            return
+        _refuse_inference(tensor)
+        pack_hook, self.unpack_hook = SAVED_TENSOR_HOOKS[-1]
+        hooks = SAVED_TENSOR_HOOKS.copy()
+        SAVED_TENSOR_HOOKS.clear()  # what the pack hook computes is saved plainly: no hooks calling themselves
+        try:
+            self.packed = pack_hook(tensor)
+        finally:
+            SAVED_TENSOR_HOOKS.extend(hooks)
+
+    def unpack(self, node: Node) -> Tensor:
+        if self.unpack_hook is None:
+            return super().unpack(node)
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(t).__name__}")
+        return t
 
 
 class Node:
