@@ -558,3 +558,15 @@ def test_no_gpu_so_tutorials_choose_the_cpu() -> None:
         False, None, 0)
     device = tg.accelerator.current_accelerator().type if tg.accelerator.is_available() else "cpu"
     assert str(tg.zeros(1, device=device).device) == "cpu"
+
+
+def test_python_numbers_from_tensors() -> None:
+    """float(), int() and math functions take a one-element tensor; anything larger is PyTorch's ValueError."""
+    as_pytorch(lambda lib: (float(lib.tensor([2.5])), int(lib.tensor(2.7)), round(lib.tensor(2.567).item(), 1)),
+               (None, "(2.5, 2, 2.6)", []))
+    raises(lambda lib: float(lib.tensor([1.0, 2.0])), ValueError,
+           "only one element tensors can be converted to Python scalars")
+    raises(lambda lib: int(lib.tensor([1, 2])), ValueError,
+           "only one element tensors can be converted to Python scalars")
+    raises(lambda lib: [1, 2][lib.tensor(1.0)], TypeError,
+           "only integer tensors of a single element can be converted to an index")

@@ -365,14 +365,20 @@ class Tensor:
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return self._array if dtype is None else self._array.astype(dtype)
 
+    def _number(self) -> int | float | bool:
+        """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.item()
+
     def __float__(self) -> float:
         if self._requires_grad:
             warn_once("float", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                       "behavior.\nConsider using tensor.detach() first.")
-        return float(self.item())
+        return float(self._number())
 
     def __int__(self) -> int:
-        return int(self.item())
+        return int(self._number())
 
     def __index__(self) -> int:
         if self._array.dtype.kind not in "iub" or self._array.size != 1:
