@@ -100,6 +100,10 @@ OPS: dict[str, Op] = {
                     "nonzero"),
     "maximum": Op(lambda x, y: tg.maximum(x, y), np.maximum, (M, M), "MaximumBackward0"),
     "minimum": Op(lambda x, y: tg.minimum(x, y), np.minimum, (M, M), "MinimumBackward0"),
+    "remainder": Op(lambda x: x % 0.7, lambda x: np.remainder(x, 0.7), (M,), "RemainderBackward0"),
+    "remainder negative": Op(lambda x: tg.remainder(x, -0.7), lambda x: np.remainder(x, -0.7), (M,),
+                             "RemainderBackward0"),
+    "remainder tensor": Op(lambda x, y: x % y, np.remainder, (M, V), "RemainderBackward1", "nonzero"),
     # reductions
     "sum": Op(lambda x: x.sum(), np.sum, (M,), "SumBackward0"),
     "sum dim": Op(lambda x: x.sum(1), lambda x: x.sum(1), (M,), "SumBackward1"),
@@ -118,6 +122,31 @@ OPS: dict[str, Op] = {
     "softmax": Op(lambda x: x.softmax(1), lambda x: softmax(x, 1), (M,), "SoftmaxBackward0"),
     "softmax dim 0": Op(lambda x: tg.softmax(x, 0), lambda x: softmax(x, 0), ((2, 3, 2),), "SoftmaxBackward0"),
     "log_softmax": Op(lambda x: x.log_softmax(-1), lambda x: log_softmax(x, -1), (M,), "LogSoftmaxBackward0"),
+    "var": Op(lambda x: x.var(), lambda x: x.var(ddof=1), (M,), "VarBackward0"),
+    "var dim correction 0": Op(lambda x: x.var(1, correction=0), lambda x: x.var(1), (M,), "VarBackward0"),
+    "var dims keepdim": Op(lambda x: tg.var(x, (0, 2), keepdim=True), lambda x: x.var((0, 2), ddof=1, keepdims=True),
+                           ((2, 3, 2),), "VarBackward0"),
+    "std": Op(lambda x: x.std(), lambda x: x.std(ddof=1), (M,), "StdBackward0"),
+    "std biased": Op(lambda x: x.std(unbiased=False), np.std, (M,), "StdBackward0"),
+    "std dim": Op(lambda x: tg.std(x, -1), lambda x: x.std(-1, ddof=1), (M,), "StdBackward0"),
+    "std dim keepdim": Op(lambda x: x.std(0, True, True), lambda x: x.std(0, ddof=1, keepdims=True), ((3, 2),),
+                          "StdBackward0"),
+    "prod": Op(lambda x: x.prod(), np.prod, (M,), "ProdBackward0"),
+    "prod dim": Op(lambda x: x.prod(1), lambda x: x.prod(1), (M,), "ProdBackward1"),
+    "prod dim keepdim": Op(lambda x: tg.prod(x, 0, keepdim=True), lambda x: x.prod(0, keepdims=True), (M,),
+                           "ProdBackward1"),
+    "prod with a zero": Op(lambda x: (x * tg.tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 1.0]], dtype=tg.float64)).prod(),
+                           lambda x: 0.0 * x.sum(), (M,), "ProdBackward0"),
+    "prod dim with zeros": Op(lambda x: (x * tg.tensor([[0.0, 0.0, 1.0], [1.0, 0.0, 1.0]], dtype=tg.float64)).prod(1),
+                              lambda x: np.zeros(2), (M,), "ProdBackward1"),
+    "cumsum": Op(lambda x: x.cumsum(0), lambda x: x.cumsum(0), (V,), "CumsumBackward0"),
+    "cumsum dim -1": Op(lambda x: tg.cumsum(x, -1), lambda x: x.cumsum(-1), (M,), "CumsumBackward0"),
+    "sort": Op(lambda x: x.sort().values, lambda x: np.sort(x, -1), (M,), "SortBackward0"),
+    "sort dim 0 descending": Op(lambda x: tg.sort(x, 0, descending=True)[0], lambda x: -np.sort(-x, 0), (M,),
+                                "SortBackward0"),
+    "topk": Op(lambda x: x.topk(2).values, lambda x: -np.sort(-x, -1)[:, :2], (M,), "TopkBackward0"),
+    "topk smallest dim 0": Op(lambda x: tg.topk(x, 1, 0, largest=False)[0], lambda x: x.min(0, keepdims=True), (M,),
+                              "TopkBackward0"),
     # linear algebra
     "mm": Op(lambda x, y: x.mm(y), np.matmul, (M, (3, 2)), "MmBackward0"),
     "mv": Op(lambda x, y: tg.mv(x, y), np.matmul, (M, V), "MvBackward0"),
@@ -291,6 +320,119 @@ def test_infinite_incoming_gradient_is_masked() -> None:
     assert y.grad.tolist() == [float("inf"), float("inf"), 0.0]
 
 
+def test_var_std_prod_cumsum_values() -> None:
+    x = tg.tensor([1.0, 2.0, 4.0], dtype=tg.float64)
+    assert x.var().item() == pytest.approx(7 / 3) and x.var(correction=0).item() == pytest.approx(14 / 9)
+    assert x.var(False).item() == pytest.approx(14 / 9) and x.var(correction=2).item() == pytest.approx(14 / 3)
+    assert x.std().item() == pytest.approx(np.sqrt(7 / 3)) and x.std(0, False).item() == pytest.approx(np.sqrt(14 / 9))
+    assert tg.tensor([1.0, 5.0, 3.0]).prod().item() == 15.0
+    assert tg.tensor([[1, 2], [3, 4]]).prod(1).tolist() == [2, 12]
+    assert tg.tensor([1.0, 5.0, 3.0]).cumsum(0).tolist() == [1.0, 6.0, 9.0]
+    assert tg.tensor([[1, 2], [3, 4]]).cumsum(0).tolist() == [[1, 2], [4, 6]]
+
+
+def test_var_std_errors_and_warnings() -> None:
+    with pytest.raises(RuntimeError, match="std and var only support floating point and complex dtypes"):
+        tg.tensor([1, 2]).std()
+    with pytest.raises(TypeError, match="give either unbiased or correction, not both"):
+        tg.ones(3).var(unbiased=True, correction=1)
+    with pytest.warns(UserWarning, match=r"var\(\): degrees of freedom is <= 0"):
+        assert np.isnan(tg.ones(1).var().item())
+
+
+def test_std_of_equal_values_has_a_zero_gradient() -> None:
+    """std's gradient divides by std itself: where it is 0 (all values equal) it is taken as 0, not 0/0."""
+    x = tg.tensor([2.0, 2.0], requires_grad=True)
+    x.std().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("values", [[1.0, 0.0, 3.0, 2.0], [1.0, 0.0, 0.0, 2.0], [0.0, 0.0, 0.0, 2.0]])
+def test_prod_gradient_at_zeros(values: list[float]) -> None:
+    """Each element's gradient is the product of the others: with one zero, only the zero gets a non-zero
+    gradient; with two or more, every gradient is 0. Checked numerically to second order too."""
+    x = tg.tensor(values, dtype=tg.float64, requires_grad=True)
+    x.prod().backward()
+    expected = [np.prod(values[:i] + values[i + 1:]) for i in range(len(values))]
+    assert x.grad.tolist() == expected
+    m = tg.tensor([values, values[::-1]], dtype=tg.float64, requires_grad=True)
+    for fn in (lambda t: t.prod(), lambda t: t.prod(1), lambda t: t.prod(0, keepdim=True)):
+        assert gradcheck(fn, (m,))
+        assert gradgradcheck(fn, (m,))
+
+
+def test_cumsum_gradient_counts_later_outputs() -> None:
+    x = tg.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    (x.cumsum(1) * tg.tensor([1.0, 10.0, 100.0])).sum().backward()
+    assert x.grad.tolist() == [[111.0, 110.0, 100.0]]
+
+
+def test_remainder_and_floor_divide() -> None:
+    """% takes the sign of the divisor, as in Python; // rounds down. // has no derivative: its result
+    requires grad but a backward pass through it raises, as in PyTorch."""
+    x = tg.tensor([7.0, -7.0], requires_grad=True)
+    assert (x % 3).tolist() == [1.0, 2.0] and (x % -3).tolist() == [-2.0, -1.0]
+    assert (x // 2).tolist() == [3.0, -4.0] and tg.floor_divide(7, tg.tensor([2, -2])).tolist() == [3, -4]
+    assert (7 % tg.tensor([3, -3])).tolist() == [1, -2]
+    q = x // 2
+    assert q.requires_grad and q.grad_fn.name() == "tinygrad_edu::autograd::NotImplemented"
+    with pytest.raises(RuntimeError, match="derivative for aten::floor_divide is not implemented"):
+        q.sum().backward()
+    with pytest.raises(RuntimeError, match="derivative for aten::remainder is not implemented"):
+        (1.5 % x).sum().backward()
+    (x % 3).sum().backward()
+    assert x.grad.tolist() == [1.0, 1.0]
+    y = tg.tensor([3.0, -3.0], requires_grad=True)
+    (x % y).sum().backward()
+    assert y.grad.tolist() == [-2.0, -2.0]  # -floor(x / y): floor(7/3) = 2, floor(-7/-3) = 2
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        tg.tensor([1]) % 0
+    assert np.isnan((tg.tensor([1.0]) % 0).item()) and (tg.tensor([1.0, -1.0]) // 0).tolist() == [np.inf, -np.inf]
+    z = tg.tensor([7.0, 8.0])
+    z %= 3
+    z //= 2
+    assert z.tolist() == [0.0, 1.0] and z._version == 2
+
+
+def test_isclose_nonzero_type() -> None:
+    a = tg.tensor([1.0, 1.0, float("nan"), float("inf")])
+    b = tg.tensor([1.0 + 1e-6, 1.1, float("nan"), float("inf")])
+    assert tg.isclose(a, b).tolist() == [True, False, False, True]
+    assert a.isclose(b, rtol=0.2, equal_nan=True).tolist() == [True, True, True, True]
+    with pytest.raises(RuntimeError, match="Long did not match Float"):
+        tg.isclose(tg.tensor([1]), tg.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="atol must be greater than or equal to zero, but got -1"):
+        tg.isclose(a, b, atol=-1)
+    x = tg.tensor([[0.0, 1.0], [2.0, 0.0]])
+    assert x.nonzero().tolist() == [[0, 1], [1, 0]]
+    assert [t.tolist() for t in tg.nonzero(x, as_tuple=True)] == [[0, 1], [1, 0]]
+    assert x[x.nonzero(as_tuple=True)].tolist() == [1.0, 2.0]
+    assert tg.zeros(3).nonzero().shape == (0, 1) and tg.tensor(5.0).nonzero().shape == (1, 0)
+    assert x.type() == "tinygrad_edu.FloatTensor" and tg.tensor([1]).type() == "tinygrad_edu.LongTensor"
+    assert x.type(tg.int64).dtype == tg.int64 and x.type("torch.DoubleTensor").dtype == tg.float64
+    assert x.type(tg.float32) is x
+    with pytest.raises(ValueError, match="invalid type: 'foo'"):
+        x.type("foo")
+
+
+def test_sort_and_topk() -> None:
+    """Equal values keep their order (a stable sort); nan counts as the largest; the gradient of each sorted
+    value goes back to where the value came from."""
+    x = tg.tensor([2.0, float("nan"), 1.0, 2.0, float("inf")], requires_grad=True)
+    values, indices = x.sort()
+    assert indices.tolist() == [2, 0, 3, 4, 1] and indices.dtype == tg.int64 and not indices.requires_grad
+    assert x.sort(descending=True).indices.tolist() == [1, 4, 0, 3, 2]
+    assert tg.argsort(tg.tensor([3, 1, 2]), descending=True).tolist() == [0, 2, 1]
+    (values[:3] * tg.tensor([1.0, 10.0, 100.0])).sum().backward()
+    assert x.grad.tolist() == [10.0, 0.0, 1.0, 100.0, 0.0]
+    top = tg.tensor([[1.0, 4.0, 2.0], [5.0, 0.0, 3.0]]).topk(2)
+    assert top.values.tolist() == [[4.0, 2.0], [5.0, 3.0]] and top.indices.tolist() == [[1, 2], [0, 2]]
+    assert repr(tg.tensor([2, 1]).sort()) == ("tinygrad_edu.return_types.sort(\nvalues=tensor([1, 2]),\n"
+                                              "indices=tensor([1, 0]))")
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        tg.ones(3).topk(4)
+
+
 def test_repeated_index_accumulates() -> None:
     """An index used twice gets the sum of both gradients (integer-array indexing)."""
     x = tg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
@@ -417,6 +559,19 @@ DTYPES: dict[str, tuple[Callable[[], tg.Tensor], tg.dtype]] = {
     "softmax float64": (lambda: tg.ones(2, dtype=tg.float64).softmax(0), tg.float64),
     "mean float64": (lambda: tg.ones(2, dtype=tg.float64).mean(), tg.float64),
     "comparison is bool": (lambda: tg.ones(2) < tg.tensor([1, 2]), tg.bool),
+    "int64 prod stays int64": (lambda: tg.tensor([2, 3]).prod(), tg.int64),
+    "int32 prod is int64": (lambda: tg.tensor([2, 3], dtype=tg.int32).prod(0), tg.int64),
+    "bool prod is int64": (lambda: tg.tensor([True, False]).prod(), tg.int64),
+    "prod with dtype": (lambda: tg.tensor([2, 3]).prod(dtype=tg.float64), tg.float64),
+    "int32 cumsum is int64": (lambda: tg.tensor([2, 3], dtype=tg.int32).cumsum(0), tg.int64),
+    "bool cumsum is int64": (lambda: tg.tensor([True, True]).cumsum(0), tg.int64),
+    "float64 std": (lambda: tg.ones(2, dtype=tg.float64).std(), tg.float64),
+    "int % int": (lambda: tg.tensor([7, -7]) % 3, tg.int64),
+    "int % float number": (lambda: tg.tensor([7, -7]) % 2.5, tg.float32),
+    "int // int": (lambda: tg.tensor([7, -7]) // 2, tg.int64),
+    "int // float number": (lambda: tg.tensor([7, -7]) // 2.5, tg.float32),
+    "nonzero is int64": (lambda: tg.tensor([0.0, 1.0]).nonzero(), tg.int64),
+    "isclose is bool": (lambda: tg.isclose(tg.ones(2), tg.zeros(2)), tg.bool),
 }
 
 

@@ -570,3 +570,18 @@ def test_python_numbers_from_tensors() -> None:
            "only one element tensors can be converted to Python scalars")
     raises(lambda lib: [1, 2][lib.tensor(1.0)], TypeError,
            "only integer tensors of a single element can be converted to an index")
+
+
+def test_comparing_with_something_that_is_not_a_number() -> None:
+    """Only tensors, numbers and arrays compare element by element; otherwise Python's rules, as in PyTorch."""
+    as_pytorch(lambda lib: (lib.tensor([1.0]) == None, lib.tensor([1.0]) != None,  # noqa: E711
+                            lib.tensor([1.0]) == "a", lib.tensor([1.0]) == [1.0], lib.tensor([1.0, 2.0]) == 1.0),
+               (None, "(False, True, False, False, tensor([ True, False]))", []))
+    raises(lambda lib: lib.tensor([1.0]) < None, TypeError,
+           "'<' not supported between instances of 'Tensor' and 'NoneType'")
+
+
+def test_negating_a_mask_says_to_use_not() -> None:
+    raises(lambda lib: -lib.tensor([True, False]), RuntimeError,
+           "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+           "the `~` or `logical_not()` operator instead.")

@@ -5,14 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from ._tensor import Tensor
-from .ops import linalg, reduce, selection, shape
+from .ops import elementwise, linalg, reduce, selection, shape
 
 __all__ = [
-    "abs", "add", "all", "allclose", "any", "argmax", "argmin", "bmm", "cat", "clamp", "clip", "clone", "cos",
-    "detach", "div", "dot", "eq", "equal", "exp", "flatten", "ge", "gt", "le", "log", "log_softmax", "lt", "matmul",
-    "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne", "neg", "norm", "permute", "pow", "relu",
-    "reshape", "sigmoid", "sign", "sin", "softmax", "sqrt", "square", "squeeze", "stack", "sub", "sum", "t",
-    "tanh", "transpose", "unbind", "unsqueeze", "where",
+    "abs", "add", "all", "allclose", "any", "argmax", "argmin", "argsort", "bmm", "cat", "clamp", "clip", "clone",
+    "cos", "cumsum", "detach", "div", "dot", "eq", "equal", "exp", "flatten", "floor_divide", "ge", "gt", "isclose",
+    "le", "log", "log_softmax", "lt", "matmul", "max", "maximum", "mean", "min", "minimum", "mm", "mul", "mv", "ne",
+    "neg", "nonzero", "norm", "permute", "pow", "prod", "relu", "remainder", "reshape", "sigmoid", "sign", "sin",
+    "softmax", "sort", "sqrt", "square", "squeeze", "stack", "std", "sub", "sum", "t", "tanh", "topk", "transpose",
+    "unbind", "unsqueeze", "var", "where",
     *("abs_", "clamp_", "cos_", "exp_", "log_", "neg_", "reciprocal_", "relu_", "sigmoid_", "sin_", "sqrt_",
       "square_", "tanh_"),  # in place
 ]
@@ -36,6 +37,9 @@ sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "
 clamp = clip = _method("clamp")
 sum, mean, max, min, norm = reduce.sum, reduce.mean, reduce.max, reduce.min, reduce.norm
 argmax, argmin = reduce.argmax, reduce.argmin
+var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
+isclose, nonzero = selection.isclose, selection.nonzero
+sort, argsort, topk = selection.sort, selection.argsort, selection.topk
 all, any = _method("all"), _method("any")
 eq, ne, lt, le, gt, ge = (_method(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
 equal, allclose = _method("equal"), _method("allclose")
@@ -51,3 +55,13 @@ abs_, neg_, exp_, log_ = (_method(n) for n in ("abs_", "neg_", "exp_", "log_"))
 sqrt_, sin_, cos_, tanh_ = (_method(n) for n in ("sqrt_", "sin_", "cos_", "tanh_"))
 sigmoid_, relu_, reciprocal_, square_ = (_method(n) for n in ("sigmoid_", "relu_", "reciprocal_", "square_"))
 clamp_ = _method("clamp_")
+
+
+def remainder(input: Any, other: Any) -> Tensor:
+    """``tinygrad_edu.remainder(x, y)`` is ``x % y``; either may be a number."""
+    return input.remainder(other) if isinstance(input, Tensor) else elementwise.remainder(input, other)
+
+
+def floor_divide(input: Any, other: Any) -> Tensor:
+    """``tinygrad_edu.floor_divide(x, y)`` is ``x // y``; either may be a number."""
+    return input.floor_divide(other) if isinstance(input, Tensor) else elementwise.floor_divide(input, other)

@@ -112,6 +112,53 @@ def _rtruediv(self: Tensor, other: Any) -> Tensor:
     return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
 
 
+def _remainder(self: Tensor, other: Any) -> Tensor:
+    if isinstance(other, (Tensor, np.ndarray)):
+        x, y = _operands(self, other)
+        _check_broadcast(x, y)
+        return ew.RemainderTensor.apply(x, y)
+    return ew.remainder(self, other)
+
+
+def _floor_divide(self: Tensor, other: Any) -> Tensor:
+    if isinstance(other, np.ndarray):
+        other = _wrap(other)
+    if isinstance(other, Tensor):
+        _check_broadcast(self, other)
+    return ew.floor_divide(self, other)
+
+
+def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
+    """``x.type()``: the type's old-style name, ``'tinygrad_edu.FloatTensor'``; ``x.type(dtype)`` converts, as
+    ``x.to(dtype)``, and so does a name (``'torch.DoubleTensor'`` is read as ``'tinygrad_edu.DoubleTensor'``,
+    so that code written for PyTorch runs)."""
+    if dtype is None:
+        return f"tinygrad_edu.{_dtype.LEGACY_NAMES[self.dtype]}"
+    if isinstance(dtype, str):
+        by_name = {f"{prefix}.{name}": d for d, name in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu",
+                                                                                                    "torch")}
+        if dtype not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        dtype = by_name[dtype]
+    if isinstance(dtype, type):
+        raise ValueError(f"invalid type: '{dtype.__name__}'")
+    if not isinstance(dtype, _dtype.dtype):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    return _to(self, dtype)
+
+
+def _comparison(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Any]:
+    """``x == y``, ``x < y`` ...: element-wise against a tensor, a number or an array. Anything else is not
+    compared element by element: Python's own rules apply, as in PyTorch (``x == None`` is False, ``x != "a"``
+    True, ``x < None`` a TypeError)."""
+    def method(self: Tensor, other: Any) -> Any:
+        if not isinstance(other, (Tensor, int, float, np.number, np.bool_, np.ndarray)):
+            return NotImplemented
+        return selection.compare(op, self, other)
+
+    return method
+
+
 def _to(self: Tensor, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Tensor:
     """Convert to a dtype (``x.to(tinygrad_edu.float64)``); devices other than "cpu" are not supported."""
     for a in (*args, device):
@@ -390,6 +437,15 @@ def _bind() -> None:
     T.softmax = lambda self, dim, dtype=None: reduce.softmax(self, dim, dtype)
     T.log_softmax = lambda self, dim, dtype=None: reduce.log_softmax(self, dim, dtype)
     T.maximum, T.minimum = selection.maximum, selection.minimum
+    T.var, T.std, T.prod, T.cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
+    T.__mod__ = T.remainder = _remainder
+    T.__rmod__ = lambda self, other: ew.remainder(other, self)
+    T.__floordiv__ = T.floor_divide = _floor_divide
+    T.__rfloordiv__ = lambda self, other: ew.floor_divide(other, self)
+    T.__imod__ = T.remainder_ = _inplace_method(_remainder)
+    T.__ifloordiv__ = T.floor_divide_ = _inplace_method(_floor_divide)
+    T.isclose, T.nonzero = selection.isclose, selection.nonzero
+    T.sort, T.argsort, T.topk = selection.sort, selection.argsort, selection.topk
 
     T.mm = lambda self, other: linalg.Mm.apply(self, other)
     T.mv = lambda self, other: linalg.Mv.apply(self, other)
@@ -421,15 +477,16 @@ def _bind() -> None:
     T.int = lambda self: _to(self, _dtype.int32)
     T.bool = lambda self: _to(self, _dtype.bool)
     T.type_as = lambda self, other: _to(self, other.dtype)
+    T.type = _type
     T.clone = lambda self: selection.Clone.apply(self)
     T.contiguous = lambda self: self if self._array.flags.c_contiguous else selection.Clone.apply(self)
     T.cpu = lambda self: self
     T.is_contiguous = lambda self: bool(self._array.flags.c_contiguous)
 
-    for name, op in [("__eq__", operator.eq), ("__ne__", operator.ne), ("__lt__", operator.lt),
-                     ("__le__", operator.le), ("__gt__", operator.gt), ("__ge__", operator.ge)]:
+    for name, op in [("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt), ("le", operator.le),
+                     ("gt", operator.gt), ("ge", operator.ge)]:
         setattr(T, name, (lambda o: lambda self, other: selection.compare(o, self, other))(op))
-    T.eq, T.ne, T.lt, T.le, T.gt, T.ge = T.__eq__, T.__ne__, T.__lt__, T.__le__, T.__gt__, T.__ge__
+        setattr(T, f"__{name}__", _comparison(op))
     T.__and__ = lambda self, other: selection.compare(operator.and_, self, other)
     T.__or__ = lambda self, other: selection.compare(operator.or_, self, other)
     T.__invert__ = lambda self: _wrap(~self._array)

@@ -33,6 +33,8 @@ tanh    out = tanh x      dx = g * (1 - out**2)
 sigmoid out = 1/(1+e^-x)  dx = g * out * (1 - out)
 relu    out = max(x, 0)   dx = g * (out > 0)     (0 at x = 0)
 clamp   out = min(max(x, lo), hi)   dx = g where lo <= x <= hi, else 0
+remainder  out = x - y * floor(x / y)   dx = g      dy = -g * floor(x / y)
+floor_divide  out = floor(x / y)   no derivative (as in PyTorch: a backward through it raises)
 =======================  =============================================================
 """
 
@@ -42,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import result_type, wrapped_result_type
+from .._dtype import number_dtype, result_type, wrapped_result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
 from .shape import sum_to
@@ -178,6 +180,9 @@ class Neg(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        if x._array.dtype == np.bool_:
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+                               "invert a mask, use the `~` or `logical_not()` operator instead.")
         return -x._array
 
     @staticmethod
@@ -556,3 +561,105 @@ class Clamp(Function):
         if hi is not None:
             keep &= a <= hi
         return zero_where(~keep, g), None, None  # masked, not g * keep: an infinite g must give 0, not nan
+
+
+# ------------------------------------------------------------------------------------------------ remainder, //
+def _check_integer_divisor(a: np.ndarray, b: Any) -> None:
+    if a.dtype.kind in "biu" and np.asarray(b).dtype.kind in "biu" and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")  # PyTorch's message, word for word (a float divisor 0 gives nan)
+
+
+def _number_operand(a: np.ndarray, c: Any) -> tuple[np.ndarray, np.ndarray]:
+    """An array and a Python number in their common dtype: ``int_tensor % 2.5`` computes in float32."""
+    dt = number_dtype(c, a.dtype)
+    return a.astype(dt, copy=False), np.asarray(c, dtype=dt)
+
+
+class Remainder(Function):
+    """``x % c`` with c a number: what is left after taking out the largest multiple of c not above x,
+    ``x - c * floor(x / c)``. It has the sign of c, as Python's % (``-7 % 3 == 2``). Between the jumps it is
+    x minus a constant: dx = g."""
+
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    @ieee  # x % 0.0 is nan
+    def forward(ctx: Any, x: Tensor, c: Any) -> np.ndarray:
+        a, b = _number_operand(x._array, c)
+        _check_integer_divisor(a, b)
+        return np.remainder(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g, None
+
+
+class RemainderTensor(Function):
+    """``x % y`` with both tensors: out = x - y * floor(x / y), so dx = g and dy = -g * floor(x / y) (floor
+    is flat between its jumps)."""
+
+    node_name = "RemainderBackward1"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        a, b = promoted(ctx, x, y)
+        _check_integer_divisor(a, b)
+        ctx.quotient = np.floor_divide(a, b) if ctx.needs_input_grad[1] else None
+        return np.remainder(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(-g * _wrap(ctx.quotient), ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dx, dy
+
+
+class NotDifferentiable(Function):
+    """An op PyTorch gives no derivative: ``x // y`` (floor_divide) and ``c % x`` (a number's remainder by a
+    tensor). As in PyTorch, the result still requires grad and records a node, ``NotImplemented``, which
+    raises only if a backward pass reaches it: ``(x // 2).sum().backward()`` fails, ``x // 2`` used as a
+    constant (after ``.detach()``) does not."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    @ieee  # 1.0 // 0 is inf
+    def forward(ctx: Any, op: str, x: Any, y: Any) -> np.ndarray:
+        ctx.op = op
+        if isinstance(x, Tensor) and isinstance(y, Tensor):
+            a, b = promoted(ctx, x, y)
+        elif isinstance(x, Tensor):
+            a, b = _number_operand(x._array, y)
+        else:
+            b, a = _number_operand(y._array, x)
+        _check_integer_divisor(a, b)
+        if op == "floor_divide" and a.dtype.kind == "b":
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+        return np.floor_divide(a, b) if op == "floor_divide" else np.remainder(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError(f"derivative for aten::{ctx.op} is not implemented")
+
+
+# PyTorch's node for these is written in C++: name() gives the C++ name, a tensor's repr the class name.
+NotDifferentiable._backward_cls.name = lambda node: "tinygrad_edu::autograd::NotImplemented"
+
+
+def floor_divide(x: Any, y: Any) -> Tensor:
+    """``x // y``: x / y rounded down (``-7 // 2 == -4``, as Python's //). Not differentiable (see above)."""
+    if not isinstance(x, Tensor) and not isinstance(y, Tensor):
+        raise TypeError(f"floor_divide(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+    return NotDifferentiable.apply("floor_divide", x, y)
+
+
+def remainder(x: Any, y: Any) -> Tensor:
+    """``x % y``, with the sign of y (Python's %, not C's fmod)."""
+    if isinstance(x, Tensor) and isinstance(y, Tensor):
+        return RemainderTensor.apply(x, y)
+    if isinstance(x, Tensor):
+        return Remainder.apply(x, y)
+    if isinstance(y, Tensor):
+        return NotDifferentiable.apply("remainder", x, y)
+    raise TypeError(f"remainder(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")

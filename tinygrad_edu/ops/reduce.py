@@ -1,4 +1,4 @@
-"""Reductions: sum, mean, max/min, and softmax/log_softmax along a dimension.
+"""Reductions: sum, mean, var/std, prod, max/min, cumsum, and softmax/log_softmax along a dimension.
 
 =====================  ================================================================
 sum    out = sum_i x_i    dx = g expanded back over the summed dimensions
@@ -9,11 +9,17 @@ softmax      s = e^x / sum e^x        dx = s * (g - sum(g * s))
 log_softmax  l = x - log(sum e^x)     dx = g - e^l * sum(g)
 norm (p=2)   n = sqrt(sum x^2)        dx = g * x / n   (0 where n = 0)
 norm (p=1)   n = sum |x|              dx = g * sign(x)
+var    v = sum (x - m)^2 / (n - c)    dx = g * 2 (x - m) / (n - c)    (m the mean, c the correction)
+std    s = sqrt(var)                  dx = dvar / (2 s)               (0 where s = 0)
+prod   p = prod_i x_i                 dx_i = g * prod_{j != i} x_j    (p / x_i when no x is 0)
+cumsum out_i = x_0 + ... + x_i        dx_j = g_j + ... + g_last       (cumsum of g from the other end)
 =====================  ================================================================
 """
 
 from __future__ import annotations
 
+import builtins
+import warnings
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -21,6 +27,7 @@ import numpy as np
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
+from ..autograd.grad_mode import GradMode
 from .elementwise import zero_where
 from .shape import _dim
 
@@ -389,3 +396,210 @@ def softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
 
 def log_softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
     return LogSoftmax.apply(x if dtype is None else x.to(dtype), dim)
+
+
+# ------------------------------------------------------------------------------------------------ var, std
+def _reduced_count(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> int:
+    """How many elements go into each result: all of them, or the product of the reduced dimensions' sizes."""
+    return int(np.prod(shape if dims is None else [shape[d] for d in dims], dtype=np.int64))
+
+
+def _spread_args(name: str, dim: Any, unbiased: bool | None, correction: float | None) -> tuple[Any, float]:
+    """PyTorch's ways of calling var/std: ``x.var()``, ``x.var(False)`` (unbiased given first), ``x.var(1)``,
+    ``x.var(1, False)``, ``x.var(dim=1, correction=0)``. Returns (dim, correction)."""
+    if isinstance(dim, bool):  # x.var(False): the one argument is ``unbiased``
+        dim, unbiased = None, dim if unbiased is None else unbiased
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}(): give either unbiased or correction, not both (unbiased=True is correction=1, "
+                        "unbiased=False is correction=0)")
+    if correction is None:
+        correction = 0 if unbiased is False else 1
+    return dim, correction
+
+
+class Var(Function):
+    """The variance: the mean squared distance from the mean, divided by ``n - correction`` rather than n.
+
+    ``v = sum_i (x_i - m)^2 / (n - c)`` with m the mean; c = 1 (Bessel's correction, the default) makes it an
+    unbiased estimate of a population's variance from a sample. ``dv/dx_i = 2 (x_i - m) / (n - c)``: the
+    terms through m cancel, since sum_i (x_i - m) = 0.
+    """
+
+    node_name = "VarBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee  # n - c <= 0 gives nan or inf, as in PyTorch (with a warning, below)
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> np.ndarray:
+        a = x._array
+        if a.dtype.kind != "f":
+            raise RuntimeError("std and var only support floating point and complex dtypes")
+        name = "std" if ctx._forward_cls is Std else "var"
+        dof = builtins.max(_reduced_count(a.shape, dims) - correction, 0)
+        if dof == 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                          "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+        ctx.save_for_backward(x)
+        ctx.dims, ctx.keepdim, ctx.dof = dims, keepdim, dof
+        squares = np.square(a - a.mean(axis=dims, keepdims=True))
+        return np.asarray(squares.sum(axis=dims, keepdims=keepdim) / a.dtype.type(dof), dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        if not ctx.keepdim:
+            g = g.reshape(_kept_shape(x._array.shape, ctx.dims))
+        return _var_grad(g, x, ctx.dims, ctx.dof), None, None, None
+
+
+def _var_grad(g: Tensor, x: Tensor, dims: tuple[int, ...] | None, dof: float) -> Tensor:
+    """``g * 2 (x - mean) / (n - c)``, for g with its reduced dimensions kept (as size 1, to broadcast)."""
+    mean = x.mean() if dims is None else x.mean(dims, keepdim=True)
+    return g * (x - mean) * (2 / dof if dof else float("inf"))  # (n - c = 0: nan, as PyTorch's 0 * inf)
+
+
+class Std(Var):
+    """The standard deviation ``s = sqrt(var)``: ``ds/dx = dvar/dx / (2 s)``, the square root's rule after
+    var's. Where s = 0 (all values equal) the gradient is taken as 0, as PyTorch does, not 0/0."""
+
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Tensor:
+        result = _wrap(np.sqrt(Var.forward(ctx, x, dims, correction, keepdim)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        if not ctx.keepdim:
+            kept = _kept_shape(x._array.shape, ctx.dims)
+            g, result = g.reshape(kept), result.reshape(kept)
+        return _var_grad(zero_where(result._array == 0, g / (result * 2)), x, ctx.dims, ctx.dof), None, None, None
+
+
+def var(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None) -> Tensor:
+    """``x.var()``: the sample variance (divided by n - 1); ``correction=0`` (or ``unbiased=False``) divides by n."""
+    dim, correction = _spread_args("var", dim, unbiased, correction)
+    return Var.apply(x, _dims(dim, x._array.ndim), correction, keepdim)
+
+
+def std(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+        correction: float | None = None) -> Tensor:
+    """``x.std()``: the sample standard deviation, sqrt(var); arguments as for :func:`var`."""
+    dim, correction = _spread_args("std", dim, unbiased, correction)
+    return Std.apply(x, _dims(dim, x._array.ndim), correction, keepdim)
+
+
+# ------------------------------------------------------------------------------------------------ prod
+class Prod(Function):
+    """The product of all elements. ``dp/dx_i`` is the product of all the *other* elements: p / x_i when no
+    element is 0. With zeros, p / x_i would be 0/0; then the product of the others is 0 for every element
+    (each sees a zero), except, when there is exactly one zero, for that zero itself: it gets the product of
+    the rest."""
+
+    node_name = "ProdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        result = _wrap(np.asarray(np.prod(x._array, dtype=_sum_dtype(x._array))))
+        ctx.save_for_backward(x, result)
+        ctx.dims, ctx.keepdim = None, False
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        kept = _kept_shape(x._array.shape, ctx.dims)
+        if not ctx.keepdim:
+            g, result = g.reshape(kept), result.reshape(kept)
+        return (g * _product_of_others(x, result, ctx.dims), *(None,) * (len(ctx.needs_input_grad) - 1))
+
+
+class ProdDim(Prod):
+    """The product along one dimension (PyTorch takes one dim only); gradient as for :class:`Prod`, per slice."""
+
+    node_name = "ProdBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> Tensor:
+        a = x._array
+        ctx.dims, ctx.keepdim = (_dim(dim, a.ndim),) if a.ndim else None, keepdim
+        result = _wrap(np.asarray(np.prod(a, axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a))))
+        ctx.save_for_backward(x, result)
+        return result
+
+
+def _product_of_others(x: Tensor, result: Tensor, dims: tuple[int, ...] | None) -> Tensor:
+    """For each element, the product of the others in its slice (``result`` has the slices' products, kept
+    dimensions). Written with tensor operations, so that it can be differentiated again."""
+    zero = x._array == 0
+    if not zero.any():
+        return result / x
+    dt = x._array.dtype
+    count = np.broadcast_to(zero.sum(axis=dims, keepdims=True), zero.shape)  # zeros in each element's slice
+
+    def with_ones(mask: np.ndarray) -> Tensor:  # x with a constant 1 where mask holds
+        return zero_where(mask, x) + _wrap(mask.astype(dt))
+
+    def slice_prod(t: Tensor) -> Tensor:
+        p = t.prod() if dims is None else t.prod(dims[0], keepdim=True)
+        return p.reshape(_kept_shape(x._array.shape, dims)).expand(x.shape)
+
+    nonzero = with_ones(zero)
+    others = zero_where(zero, result / nonzero)  # p / x_i away from zeros (0 in a slice that has a zero)
+    single = zero & (count == 1)
+    if single.any():  # the one zero of its slice gets the product of the rest
+        others = others + zero_where(~single, slice_prod(nonzero))
+    if GradMode.enabled:  # create_graph: at a zero among several the value is 0, but its derivative is not
+        for position in np.argwhere(zero & (count > 1)):
+            at = np.zeros(zero.shape, dtype=bool)
+            at[tuple(position)] = True
+            others = others + zero_where(~at, slice_prod(with_ones(at)))
+    return others
+
+
+def prod(x: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+    """``x.prod()``: the product of all elements; ``x.prod(dim)`` along one dimension. Integers give int64."""
+    if dtype is not None:
+        x = x.to(dtype)
+    if dim is None:
+        return Prod.apply(x)
+    if not isinstance(dim, int):
+        raise TypeError(f"prod(): argument 'dim' must be int, not {type(dim).__name__}")
+    return ProdDim.apply(x, dim, keepdim)
+
+
+# ------------------------------------------------------------------------------------------------ cumsum
+class Cumsum(Function):
+    """Running totals along ``dim``: ``out_i = x_0 + ... + x_i``. Each x_j is in every out_i with i >= j, so
+    ``dx_j = g_j + g_{j+1} + ... + g_last``: the running totals of g taken from the other end."""
+
+    node_name = "CumsumBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
+        a = x._array
+        ctx.dim = dim = _dim(dim, a.ndim)
+        if a.ndim == 0:
+            return a.astype(_sum_dtype(a))
+        return np.cumsum(a, axis=dim, dtype=_sum_dtype(a))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if g._array.ndim == 0:
+            return g, None
+        from .shape import Index
+
+        flip = (slice(None),) * ctx.dim + (slice(None, None, -1),)  # reversed along dim
+        return Index.apply(Cumsum.apply(Index.apply(g, flip), ctx.dim), flip), None
+
+
+def cumsum(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """``x.cumsum(dim)``: running totals along dim. Integers (and bools) give int64, as in PyTorch."""
+    return Cumsum.apply(x if dtype is None else x.to(dtype), dim)

@@ -1,10 +1,12 @@
-"""Choosing between values: ``where``, ``maximum``/``minimum``, comparisons; and copies (``clone``, ``to``).
+"""Choosing between values: ``where``, ``maximum``/``minimum``, comparisons, sorting; copies (``clone``, ``to``).
 
 ============  ==========================================================
 where         dx = g where cond, else 0;   dy = g where not cond, else 0
 maximum       dx = g where x > y (half of g where x == y);  dy likewise
 clone / to    dx = g (converted back to x's dtype)
 comparisons   ``==``, ``<`` ... return bool tensors; they have no gradient
+sort / topk   dx = g put back at the positions the values came from (``indices``), 0 elsewhere
+isclose       a bool tensor, and nonzero int64 positions: no gradient
 ============  ==========================================================
 """
 
@@ -18,7 +20,8 @@ from .._dtype import LEGACY_NAMES, number_dtype
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function
 from .elementwise import grad_for, promoted, zero_where
-from .shape import broadcast_shapes
+from .reduce import _ScatterAlong, max_return
+from .shape import _dim, broadcast_shapes
 
 
 def _array(v: Any) -> Any:
@@ -132,3 +135,101 @@ class ToCopy(Function):
 def compare(op: Any, x: Tensor, y: Any) -> Tensor:
     """``x == y``, ``x < y`` ...: a bool tensor, never part of the graph."""
     return _wrap(np.asarray(op(x._array, _array(y))))
+
+
+def isclose(x: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """Element-wise ``|x - other| <= atol + rtol * |other|``: equal up to rounding (a bool tensor, no gradient).
+
+    Two infinities of the same sign are close; nan is close to nan only with ``equal_nan=True``.
+    """
+    if not isinstance(other, Tensor):
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if x.dtype != other.dtype:
+        names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (x, other)]
+        raise RuntimeError(f"{names[0]} did not match {names[1]}")
+    for name, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:
+            raise RuntimeError(f"{name} must be greater than or equal to zero, but got {value:g}")
+    broadcast_shapes(x._array.shape, other._array.shape)
+    return _wrap(np.asarray(np.isclose(x._array, other._array, rtol, atol, equal_nan)))
+
+
+def nonzero(x: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]:
+    """The positions of the non-zero elements: an int64 tensor with one row per element found and one column
+    per dimension; ``as_tuple=True`` gives one 1-D tensor per dimension instead (what ``x[...]`` takes)."""
+    a = x._array
+    if as_tuple:
+        return tuple(_wrap(i.astype(np.int64)) for i in np.nonzero(np.atleast_1d(a)))  # a 0-d x counts as 1-D
+    return _wrap(np.argwhere(a).astype(np.int64))  # shape (number found, ndim)
+
+
+# ------------------------------------------------------------------------------------------------ sort, topk
+class sort_return(max_return):  # noqa: N801  (PyTorch's torch.return_types.sort)
+    _name = "sort"
+
+
+class topk_return(max_return):  # noqa: N801
+    _name = "topk"
+
+
+def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """The indices that sort ``a`` along dim, equal values kept in their order (a stable sort); nan counts as
+    the largest value, as in PyTorch."""
+    if not descending:
+        return np.argsort(a, axis=dim, kind="stable")  # numpy puts nan last too
+    if a.dtype.kind != "f":
+        return np.argsort(~a, axis=dim, kind="stable")  # ~a reverses the order of bools and integers, exactly
+    return np.lexsort((-a, ~np.isnan(a)), axis=dim)  # first the nans, then the rest from the largest down
+
+
+class Sort(Function):
+    """``x.sort(dim)``: (values, indices). Sorting only moves values: each goes back where it came from, so
+    dx = g put back at the positions ``indices`` (the same scatter as max's)."""
+
+    node_name = "SortBackward0"
+    saved_names = ("indices",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, descending: bool, k: int | None = None) -> tuple:
+        a = x._array
+        dim = _dim(dim, a.ndim)
+        if k is not None and not 0 <= k <= (a.shape[dim] if a.ndim else 1):
+            raise RuntimeError("selected index k out of range")
+        if a.ndim == 0:
+            order, values = np.zeros((), np.int64), a.copy()
+        else:
+            order = _order(a, dim, descending)
+            if k is not None:
+                order = np.take(order, np.arange(k), axis=dim)
+            values = np.take_along_axis(a, order, dim)
+        indices = _wrap(order.astype(np.int64))
+        ctx.save_for_backward(indices)
+        ctx.shape, ctx.dim = a.shape, dim
+        ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        return _ScatterAlong.apply(g, ctx.shape, ctx.dim, indices._array), None, None, None
+
+
+class Topk(Sort):
+    """``x.topk(k)``: the k largest values along dim, largest first, and their indices. dx as for sort."""
+
+    node_name = "TopkBackward0"
+
+
+def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> sort_return:
+    """``x.sort()``: (values, indices) along dim (the last by default). The sort is always stable here."""
+    return sort_return(*Sort.apply(x, dim, descending))
+
+
+def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The indices of :func:`sort`."""
+    return sort(x, dim, descending).indices
+
+
+def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> topk_return:
+    """The k largest (``largest=False``: smallest) values along dim, with their indices, always in sorted order."""
+    return topk_return(*Topk.apply(x, dim, largest, k))
