@@ -1027,6 +1027,69 @@ def test_an_unpack_hook_must_return_a_tensor() -> None:
     raises(run, TypeError, "Output of saved tensor unpack_hook expected to be a Tensor but got result of type int")
 
 
+# ------------------------------------------------------------------------------------------------ more of autograd
+def test_backward_of_an_integer_result_says_it_needs_no_grad() -> None:
+    raises(lambda lib: lib.tensor([1, 2]).sum().backward(), RuntimeError,
+           "element 0 of tensors does not require grad and does not have a grad_fn")
+
+
+def test_grad_with_a_batch_of_vectors_gives_a_jacobian_in_one_call() -> None:
+    def run(lib: ModuleType) -> tuple:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        jacobian = lib.autograd.grad(x * x, x, lib.eye(2), is_grads_batched=True)
+        two_outputs = lib.autograd.grad([x * x, x.sum()], x, [lib.eye(2), lib.ones(2)], is_grads_batched=True)
+        return jacobian, two_outputs
+
+    as_pytorch(run, (None, "((tensor([[2., 0.],\n        [0., 4.]]),), (tensor([[3., 1.],\n        [1., 5.]]),))",
+                     []))
+
+
+def test_anomaly_detection_stops_where_a_nan_is_born() -> None:
+    def run(lib: ModuleType, check_nan: bool) -> Any:
+        x = lib.tensor([0.0, 1.0], requires_grad=True)
+        with lib.autograd.detect_anomaly(check_nan=check_nan):
+            y = (x.sqrt() * 0).sum()  # sqrt'(0) = inf, times 0: nan
+            y.backward()
+        return x.grad
+
+    enabled = ("UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should "
+               "only be enabled for debugging.")
+    for lib in (tg, oracle()):
+        if lib is None:
+            continue
+        kind, text, caught = outcome(functools.partial(run, check_nan=True), lib)
+        assert (kind, text) == ("RuntimeError", "Function 'SqrtBackward0' returned nan values in its 0th output.")
+        assert caught[0] == enabled  # (the traceback in the next warning lists the caller's frames: compared apart)
+        assert caught[1].startswith("UserWarning: Error detected in SqrtBackward0. Traceback of forward call")
+        assert caught[1].rstrip().endswith("y = (x.sqrt() * 0).sum()  # sqrt'(0) = inf, times 0: nan")
+        assert outcome(functools.partial(run, check_nan=False), lib) == (None, "tensor([nan, 0.])", [enabled])
+
+
+def test_a_post_accumulate_grad_hook_sees_the_finished_grad() -> None:
+    def run(lib: ModuleType) -> tuple:
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+        handle = w.register_post_accumulate_grad_hook(lambda t: seen.append(t.grad.clone()))
+        (w * 3).sum().backward()
+        (w * w).sum().backward()  # accumulated: the hook sees 3 + 2w
+        handle.remove()
+        (w * 3).sum().backward()
+        return seen, w.grad
+
+    as_pytorch(run, (None, "([tensor([3., 3.]), tensor([5., 7.])], tensor([ 8., 10.]))", []))
+    raises(lambda lib: (lib.tensor([1.0], requires_grad=True) * 2).register_post_accumulate_grad_hook(print),
+           RuntimeError, "post accumulate grad hooks cannot be registered on non-leaf tensors")
+    raises(lambda lib: lib.tensor([1.0]).register_post_accumulate_grad_hook(print), RuntimeError,
+           "cannot register a hook on a tensor that doesn't require gradient")
+
+    def returns_something(lib: ModuleType) -> None:
+        w = lib.tensor([1.0], requires_grad=True)
+        w.register_post_accumulate_grad_hook(lambda t: 5)
+        (w * 3).sum().backward()
+
+    raises(returns_something, TypeError, "expected Variable, but hook returned 'int'")
+
+
 # ------------------------------------------------------------------------------------------------ grad modes
 def test_grad_mode_context_managers_nest() -> None:
     def fn(lib: ModuleType) -> Any:

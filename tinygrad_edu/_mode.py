@@ -12,3 +12,4 @@ class GradMode:
     enabled: bool = True
     inference: bool = False
     anomaly: bool = False  # set_detect_anomaly: record each node's forward call stack
+    anomaly_check_nan: bool = True  # ... and raise when a node's backward returns nan

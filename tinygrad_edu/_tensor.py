@@ -137,6 +137,7 @@ class Tensor:
 
     # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
     __array_priority__ = 1000
+    _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks (rare: no slot)
 
     # True on the 0-d tensor a Python number becomes in ``x * 2`` (set in ``_tensor_ops._as_tensor``).
     _wrapped_number = False
@@ -334,6 +335,19 @@ class Tensor:
             self._hooks.append(hook)
             return RemovableHandle(self._hooks, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
+        """Call ``hook(tensor)`` on this leaf once backward has accumulated its gradient into ``.grad``: for
+        work that needs the finished ``.grad``, such as an optimizer step for this parameter alone. The hook
+        returns nothing."""
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = []
+        self._post_accumulate_hooks.append(hook)
+        return RemovableHandle(self._post_accumulate_hooks, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Sequence[Tensor] | Tensor | None = None) -> None:

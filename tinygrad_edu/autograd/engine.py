@@ -52,8 +52,8 @@ def _make_grads(outputs: tuple[Tensor, ...], grads: tuple) -> list[Tensor]:
         if g is None:
             if out._requires_grad and out._array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._array.dtype.kind != "f":
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            # (An output that needs no grad, e.g. an integer tensor, gets its error when the graph is entered:
+            # "element 0 of tensors does not require grad ...", as in PyTorch.)
             g = _wrap(np.ones_like(out._array))
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
@@ -124,7 +124,8 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
                       "gradient for other parts of the graph, please use tinygrad_edu.autograd.backward.",
                       FutureWarning, stacklevel=2)
     if is_grads_batched:
-        raise NotImplementedError("tinygrad_edu does not implement is_grads_batched")
+        return _grad_batched(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     if materialize_grads and allow_unused is False:
@@ -154,6 +155,27 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
                 g = _wrap(np.zeros_like(t._array))
         result.append(g)
     return tuple(result)
+
+
+def _grad_batched(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], grad_outputs: Any,
+                  retain_graph: bool | None, create_graph: bool, allow_unused: bool | None,
+                  materialize_grads: bool) -> tuple[Tensor | None, ...]:
+    """``grad(..., is_grads_batched=True)``: dimension 0 of each ``grad_outputs`` tensor is a batch of vectors,
+    and the result stacks one vector-Jacobian product per vector: ``grad(y, x, torch.eye(n),
+    is_grads_batched=True)`` is the whole Jacobian of y in one call. PyTorch vectorizes the batch (vmap); here
+    it is one backward pass per vector, keeping the graph for the next one."""
+    from ..ops.shape import stack  # (ops sit above autograd in the package's layers: imported when used)
+
+    batches = _as_tuple(grad_outputs) if grad_outputs is not None else ()
+    if len(batches) != len(_as_tuple(outputs)) or not all(isinstance(b, Tensor) and b.dim() > 0 for b in batches):
+        raise RuntimeError("is_grads_batched=True needs grad_outputs: for each output, a tensor whose first "
+                           "dimension is the batch (e.g. torch.eye(n) for all n rows of a Jacobian)")
+    n = batches[0].shape[0]
+    keep = create_graph if retain_graph is None else retain_graph
+    rows = [grad(outputs, inputs, [b[k] for b in batches], retain_graph=keep if k == n - 1 else True,
+                 create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for k in range(n)]
+    return tuple(None if rows[0][j] is None else stack([row[j] for row in rows]) for j in range(len(rows[0])))
 
 
 def _walk(roots: list[Edge]) -> tuple[dict[Node, int], list[Node]]:
@@ -321,9 +343,15 @@ def _call_node(node: Node, grads: list) -> tuple:
 
 
 def _call_node_reporting(node: Node, grads: list) -> tuple:
-    """Anomaly detection: if the node fails, show where its forward ran, then let the error go on."""
+    """Anomaly detection: if the node fails (or, with check_nan, returns nan), show where its forward ran,
+    then let the error go on."""
     try:
-        return _run_node(node, grads)
+        inputs = _run_node(node, grads)
+        if GradMode.anomaly_check_nan:
+            for i, g in enumerate(inputs):
+                if g is not None and np.isnan(g._array).any():
+                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+        return inputs
     except Exception:
         stack = getattr(node, "_forward_stack", None)
         if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -177,24 +178,30 @@ class set_detect_anomaly:  # noqa: N801  (PyTorch's name)
     and if its backward fails, a warning shows that line ("Error detected in MulBackward0 ...") before
     the error. Backward errors otherwise point into the engine, far from the line that caused them.
 
+    With ``check_nan`` (the default) it also stops backward at the first node whose gradients contain nan,
+    "Function 'SqrtBackward0' returned nan values in its 0th output.": where a nan is born, rather than the
+    nan in ``.grad`` at the end.
+
     A plain call switches it on or off; as a context manager it restores the previous mode on exit.
     It slows every op down (the call stack is captured each time): switch it on only to debug.
-    ``check_nan`` is accepted for PyTorch compatibility; tinygrad_edu does not check for nan.
     """
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
-        self._prev = GradMode.anomaly
-        GradMode.anomaly = bool(mode)
+        self._prev = GradMode.anomaly, GradMode.anomaly_check_nan
+        GradMode.anomaly, GradMode.anomaly_check_nan = bool(mode), bool(check_nan)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        GradMode.anomaly = self._prev
+        GradMode.anomaly, GradMode.anomaly_check_nan = self._prev
 
 
 class detect_anomaly(set_detect_anomaly):  # noqa: N801
-    """``with detect_anomaly():`` is ``with set_detect_anomaly(True):``."""
+    """``with detect_anomaly():`` is ``with set_detect_anomaly(True):`` (and, as in PyTorch, warns that it
+    is on: it is for debugging only)."""
 
     def __init__(self, check_nan: bool = True) -> None:
+        warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+                      "enabled for debugging.", UserWarning, stacklevel=2)
         super().__init__(True, check_nan)

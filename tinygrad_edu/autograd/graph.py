@@ -344,6 +344,11 @@ class AccumulateGrad(Node):
                 g._version_counter[0] += 1  # (even if that .grad has a graph of its own, from create_graph)
             else:
                 var._grad = _wrap(g._array + grad._array)
+        if var._post_accumulate_hooks:
+            for hook in list(var._post_accumulate_hooks):
+                returned = hook(var)
+                if returned is not None:
+                    raise TypeError(f"expected Variable, but hook returned '{_typename(returned)}'")
         return ()
 
 
