@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from types import ModuleType
 
 import numpy as np
 import pytest
+from _oracle import as_pytorch, raises
 
 import tinygrad_edu as tg
 import tinygrad_edu.nn.functional as F
@@ -631,3 +633,78 @@ def test_no_printing_of_torch_in_our_messages() -> None:
         m.weight = tg.ones(2, 2)
     assert re.search(r"'tinygrad_edu\.FloatTensor' as parameter 'weight' \(tinygrad_edu\.nn\.Parameter",
                      str(info.value))
+
+
+# ------------------------------------------------------------------------------------------------ more layers
+def test_leaky_relu_keeps_a_slope_below_zero() -> None:
+    def run(lib: ModuleType) -> tuple:
+        x = lib.tensor([-1.0, 2.0], requires_grad=True)
+        y = lib.nn.LeakyReLU(0.1)(x)
+        y.sum().backward()
+        return y, x.grad, y.grad_fn._saved_negative_slope, lib.nn.LeakyReLU(), \
+            lib.nn.functional.leaky_relu(lib.tensor([-2.0]))
+
+    as_pytorch(run, (None, "(tensor([-0.1000,  2.0000], grad_fn=<LeakyReluBackward0>), tensor([0.1000, 1.0000]), 0.1, "
+                           "LeakyReLU(negative_slope=0.01), tensor([-0.0200]))", []))
+
+
+def test_dropout_zeroes_and_rescales_in_training_only() -> None:
+    def run(lib: ModuleType) -> tuple:
+        lib.manual_seed(0)
+        x = lib.ones(1000, requires_grad=True)
+        d = lib.nn.Dropout(0.2)
+        y = d(x)
+        kept = float((y != 0).float().mean())  # about 1 - p (the random draws themselves differ from PyTorch's)
+        y.sum().backward()
+        return (round(kept, 1), y.grad_fn.name(), bool(((x.grad == 0) | (x.grad == 1.25)).all()),
+                set(y.detach().tolist()) <= {0.0, 1.25}, d, d.eval()(x) is x)
+
+    as_pytorch(run, (None, "(0.8, 'MulBackward0', True, True, Dropout(p=0.2, inplace=False), True)", []))
+    as_pytorch(lambda lib: (lib.nn.functional.dropout(lib.ones(3), 1.0),
+                            lib.nn.functional.dropout(lib.ones(3, requires_grad=True), 0.0).grad_fn),
+               (None, "(tensor([0., 0., 0.]), None)", []))
+
+
+def test_module_list_registers_its_layers() -> None:
+    def run(lib: ModuleType) -> tuple:
+        layers = lib.nn.ModuleList([lib.nn.Linear(2, 2), lib.nn.ReLU()])
+        layers.append(lib.nn.Tanh())
+        return [n for n, _ in layers.named_parameters()], len(layers), layers[-1], layers, layers[1:]
+
+    as_pytorch(run, (None, "(['0.weight', '0.bias'], 3, Tanh(), ModuleList(\n  (0): Linear(in_features=2, "
+                           "out_features=2, bias=True)\n  (1): ReLU()\n  (2): Tanh()\n), ModuleList(\n  (0): ReLU()\n"
+                           "  (1): Tanh()\n))", []))
+
+
+def test_one_hot() -> None:
+    as_pytorch(lambda lib: (lib.nn.functional.one_hot(lib.tensor([0, 2]), 3),
+                            lib.nn.functional.one_hot(lib.tensor([[1], [0]])),
+                            lib.nn.functional.one_hot(lib.tensor([], dtype=lib.int64), 2)),
+               (None, "(tensor([[1, 0, 0],\n        [0, 0, 1]]), tensor([[[0, 1]],\n\n        [[1, 0]]]), "
+                      "tensor([], size=(0, 2), dtype=tinygrad_edu.int64))", []))
+    raises(lambda lib: lib.nn.functional.one_hot(lib.tensor([0, 3]), 3), RuntimeError,
+           "Class values must be smaller than num_classes.")
+    raises(lambda lib: lib.nn.functional.one_hot(lib.tensor([0.0, 1.0]), 3), RuntimeError,
+           "one_hot is only applicable to index tensor of type LongTensor.")
+    raises(lambda lib: lib.nn.functional.one_hot(lib.tensor([-1]), 3), RuntimeError,
+           "Class values must be non-negative.")
+    raises(lambda lib: lib.nn.Dropout(1.5), ValueError, "dropout probability has to be between 0 and 1, but got 1.5")
+
+
+def test_gradient_clipping() -> None:
+    def run(lib: ModuleType) -> tuple:
+        w = lib.tensor([3.0, 4.0], requires_grad=True)
+        (w * w).sum().backward()  # grad (6, 8), norm 10: scaled to norm 1
+        norm = lib.nn.utils.clip_grad_norm_([w], 1.0)
+        clipped = w.grad.clone()
+        w.grad = lib.tensor([0.3, 0.4])  # norm 0.5 < 1: left alone
+        small = lib.nn.utils.clip_grad_norm_(w, 1.0)
+        unchanged = w.grad.clone()
+        v = lib.tensor([1.0, -5.0], requires_grad=True)
+        (v * v).sum().backward()
+        lib.nn.utils.clip_grad_value_([v], 1.0)
+        return norm, clipped, small, unchanged, v.grad, lib.nn.utils.clip_grad_norm_([], 1.0), \
+            lib.nn.utils.clip_grad_norm_([w], 0.1, norm_type=float("inf"))
+
+    as_pytorch(run, (None, "(tensor(10.), tensor([0.6000, 0.8000]), tensor(0.5000), tensor([0.3000, 0.4000]), "
+                           "tensor([ 1., -1.]), tensor(0.), tensor(0.4000))", []))

@@ -4,15 +4,16 @@
 * ``linear``, ``activation``, ``container``, ``loss``: the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names
 * ``init``: weight initialisation
+* ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
 """
 
-from . import functional, init
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
-from .container import Sequential
+from . import functional, init, utils
+from .activation import Dropout, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .container import ModuleList, Sequential
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module, Parameter
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Flatten", "Identity", "Linear", "LogSoftmax",
-           "MSELoss", "Module", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid", "Softmax", "Tanh",
-           "functional", "init"]
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LeakyReLU", "Linear",
+           "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
+           "Softmax", "Tanh", "functional", "init", "utils"]

@@ -1,4 +1,4 @@
-"""``Sequential``: layers applied one after another."""
+"""``Sequential``: layers applied one after another; ``ModuleList``: layers kept in a list, applied by your code."""
 
 from __future__ import annotations
 
@@ -44,4 +44,37 @@ class Sequential(Module):
 
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
+        return self
+
+
+class ModuleList(Module):
+    """A list of layers that the model registers (their parameters appear in ``parameters()``, named "0.weight"
+    ...), for a ``forward`` that uses them in its own way, e.g. in a loop. A plain Python list would hide them."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.extend(modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self._modules.values())
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        modules = list(self._modules.values())
+        if isinstance(idx, slice):
+            return ModuleList(modules[idx])
+        if not -len(modules) <= idx < len(modules):
+            raise IndexError(f"index {idx} is out of range")
+        return modules[idx]
+
+    def append(self, module: Module) -> ModuleList:
+        self.add_module(str(len(self)), module)
+        return self
+
+    def extend(self, modules: Any) -> ModuleList:
+        for module in modules:
+            self.append(module)
         return self

@@ -31,8 +31,8 @@ from ..ops.linalg import linear
 from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "linear", "log_softmax",
-           "mse_loss", "nll_loss", "relu", "sigmoid", "softmax", "tanh"]
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
+           "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -363,6 +363,64 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
 
 
 # ------------------------------------------------------------------------------------------------ activations
+class LeakyRelu(Function):
+    """x where x > 0, ``negative_slope * x`` elsewhere: a ReLU whose negative side keeps a small slope, so a
+    unit pushed below 0 still gets a gradient. ``dx = g`` where x > 0, ``g * negative_slope`` elsewhere."""
+
+    node_name = "LeakyReluBackward0"
+    saved_names = ("self",)  # (and _saved_negative_slope, a number, set directly)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, negative_slope: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_negative_slope = negative_slope
+        a = x._array
+        return np.where(a > 0, a, a * a.dtype.type(negative_slope))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        slope = np.where(x._array > 0, 1, ctx._saved_negative_slope).astype(g._array.dtype)
+        return g * _wrap(slope), None
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x for x > 0, ``negative_slope * x`` otherwise (see :class:`LeakyRelu`)."""
+    if inplace:
+        return _inplace(input, lambda s: LeakyRelu.apply(s, negative_slope))
+    return LeakyRelu.apply(input, negative_slope)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """In training, zero each element with probability p and scale the others by 1 / (1 - p), so that the
+    expected value is unchanged; in evaluation (``training=False``) the input itself. As in PyTorch the graph
+    records a multiplication by the (constant) mask: MulBackward0, whose gradient is masked the same way."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    from .._creation import default_generator  # (the generator manual_seed seeds)
+
+    a = input._array
+    keep = default_generator.rng.random(a.shape) >= p
+    mask = _wrap((keep / (1 - p) if p < 1 else np.zeros(a.shape)).astype(a.dtype))
+    return _inplace(input, lambda s: s * mask) if inplace else input * mask
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices (int64) as rows of 0s with a 1 at the class: shape ``tensor.shape + (num_classes,)``, int64.
+    With ``num_classes=-1`` there are max(tensor) + 1 classes."""
+    t = tensor._array
+    if t.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if t.size and t.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    n = (int(t.max()) + 1 if t.size else 0) if num_classes == -1 else num_classes
+    if t.size and t.max() >= n:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return _wrap((t[..., None] == np.arange(n)).astype(np.int64))
+
+
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0). With ``inplace=True`` the result is written into ``input`` itself."""
     if inplace:
