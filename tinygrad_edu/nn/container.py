@@ -9,6 +9,14 @@ from typing import Any
 from .module import Module
 
 
+def _at(container: Module, idx: int) -> Module:
+    """The layer at position ``idx`` (negative counts from the end), with a clear error past the end."""
+    modules = list(container._modules.values())
+    if not -len(modules) <= idx < len(modules):
+        raise IndexError(f"index {idx} is out of range")
+    return modules[idx]
+
+
 class Sequential(Module):
     """``Sequential(a, b, c)(x)`` is ``c(b(a(x)))``. The layers are named "0", "1", ... (or by the keys
     of an OrderedDict), which is where parameter names like ``0.weight`` come from."""
@@ -37,10 +45,7 @@ class Sequential(Module):
         """``seq[0]`` is the first layer; ``seq[1:]`` a new Sequential of the same layer objects."""
         if isinstance(idx, slice):
             return Sequential(OrderedDict(list(self._modules.items())[idx]))
-        modules = list(self._modules.values())
-        if not -len(modules) <= idx < len(modules):
-            raise IndexError(f"index {idx} is out of range")
-        return modules[idx]
+        return _at(self, idx)
 
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
@@ -63,12 +68,9 @@ class ModuleList(Module):
         return iter(self._modules.values())
 
     def __getitem__(self, idx: int | slice) -> Any:
-        modules = list(self._modules.values())
         if isinstance(idx, slice):
-            return ModuleList(modules[idx])
-        if not -len(modules) <= idx < len(modules):
-            raise IndexError(f"index {idx} is out of range")
-        return modules[idx]
+            return ModuleList(list(self._modules.values())[idx])
+        return _at(self, idx)
 
     def append(self, module: Module) -> ModuleList:
         self.add_module(str(len(self)), module)
