@@ -1582,6 +1582,6 @@ def test_anomaly_detection_shows_the_forward_line_of_the_failing_node() -> None:
     assert not tg.is_anomaly_enabled()
     shown = str(caught[0].message)
     assert "y = x.exp()  # the line the warning must show" in shown and "tinygrad_edu/" not in shown
-    with tg.autograd.detect_anomaly():
+    with pytest.warns(UserWarning, match="^Anomaly Detection has been enabled"), tg.autograd.detect_anomaly():
         assert tg.is_anomaly_enabled()
     assert not tg.is_anomaly_enabled()
