@@ -5,14 +5,19 @@ Parity tests import the torch oracle with ``pytest.importorskip`` and skip witho
 
 from __future__ import annotations
 
+import copy
 import gc
 import itertools
 import time
 import tracemalloc
 import warnings
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
+from _oracle import as_pytorch, raises
 
 import tinygrad_edu as tg
 import tinygrad_edu.nn.functional as F
@@ -363,3 +368,72 @@ def test_long_training_does_not_grow_memory() -> None:
     assert peak_2000 - peak_200 < 256_000, (peak_200, peak_2000)
     assert current_2000 - current_200 < 256_000, (current_200, current_2000)
     assert loss.item() < 0.5 * first_loss
+
+
+# ------------------------------------------------------------------------------------------------ checkpoints
+def _linear_and_optimizer(lib: ModuleType, make: Callable) -> tuple:
+    m = lib.nn.Linear(2, 1)
+    with lib.no_grad():
+        m.weight.copy_(lib.tensor([[0.5, -0.5]]))
+        m.bias.copy_(lib.tensor([0.1]))
+    return m, make(lib, m)
+
+
+@pytest.mark.parametrize("name", ["SGD", "Adam", "RMSprop"])
+def test_optimizer_state_dict_is_pytorchs_layout_and_loads_back(name: str) -> None:
+    def make(lib: ModuleType, m: Any) -> Any:
+        options = {"SGD": {"lr": 0.1, "momentum": 0.9}, "Adam": {"lr": 0.01}, "RMSprop": {"lr": 0.01}}[name]
+        return getattr(lib.optim, name)(m.parameters(), **options)
+
+    def run(lib: ModuleType) -> tuple:
+        m, opt = _linear_and_optimizer(lib, make)
+        empty = opt.state_dict()
+        m(lib.ones(1, 2)).sum().backward()
+        opt.step()
+        saved = opt.state_dict()
+        m2, opt2 = _linear_and_optimizer(lib, make)
+        opt2.param_groups[0]["lr"] = 0.5  # replaced by the loaded options
+        opt2.load_state_dict(saved)
+        pairs = [(opt.state[p][k], opt2.state[p2][k])
+                 for p, p2 in zip(m.parameters(), m2.parameters()) for k in opt.state[p]]
+        return empty, saved, opt2.param_groups[0]["lr"], all(lib.equal(a, b) for a, b in pairs), \
+            all(a is b for a, b in pairs)  # (as in PyTorch: buffers of the right dtype are taken, not copied)
+
+    kind, text, _ = as_pytorch(run)
+    assert kind is None and "'state': {0: {" in text and "'params': [0, 1]" in text and text.endswith("True, True)")
+
+
+def test_training_resumed_from_a_checkpoint_continues_exactly() -> None:
+    def train(model: Any, opt: Any, steps: int) -> None:
+        for _ in range(steps):
+            opt.zero_grad()
+            F.mse_loss(model(tg.linspace(-1, 1, 8).reshape(8, 1)), tg.linspace(0, 2, 8).reshape(8, 1)).backward()
+            opt.step()
+
+    def fresh() -> tuple:
+        tg.manual_seed(0)
+        model = tg.nn.Linear(1, 1)
+        return model, tg.optim.Adam(model.parameters(), lr=0.05)
+
+    straight, opt = fresh()
+    train(straight, opt, 10)
+    first, opt_first = fresh()
+    train(first, opt_first, 4)
+    checkpoint = (copy.deepcopy(first.state_dict()), copy.deepcopy(opt_first.state_dict()))
+    resumed, opt_resumed = fresh()
+    resumed.load_state_dict(checkpoint[0])
+    opt_resumed.load_state_dict(checkpoint[1])
+    train(resumed, opt_resumed, 6)
+    for a, b in zip(straight.parameters(), resumed.parameters()):
+        np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
+
+
+def test_loading_a_state_dict_of_another_shape_is_refused() -> None:
+    def sgd(lib: ModuleType, m: Any) -> Any:
+        return lib.optim.SGD(m.parameters(), lr=0.1)
+
+    raises(lambda lib: _linear_and_optimizer(lib, sgd)[1].load_state_dict({"state": {}, "param_groups": []}),
+           ValueError, "loaded state dict has a different number of parameter groups")
+    raises(lambda lib: _linear_and_optimizer(lib, sgd)[1].load_state_dict(
+        {"state": {}, "param_groups": [{"lr": 1, "params": [0]}]}), ValueError,
+        "loaded state dict contains a parameter group that doesn't match the size of optimizer's group")

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor
+from .._tensor import Tensor, _wrap
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..nn.module import typename, zero_grad_
 
@@ -92,6 +92,38 @@ class Optimizer:
                     p._version_counter[0] += 1  # an in-place change: graphs that saved p will notice
         return loss
 
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to resume training later, as PyTorch lays it out (save it with the model's
+        ``state_dict()``): ``"state"``, each parameter's buffers keyed by the parameter's position across the
+        groups (0, 1, ...), and ``"param_groups"``, each group's options with those positions as ``"params"``.
+        The buffers are the optimizer's own tensors, not copies."""
+        position: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            packed["params"] = [position.setdefault(id(p), len(position)) for p in group["params"]]
+            groups.append(packed)
+        state = {position[id(p)]: buffers for p, buffers in self.state.items() if id(p) in position}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        """Resume from ``state_dict()``: the groups' options and the buffers, matched to this optimizer's
+        parameters by position (so the model must have the same parameters, in the same order)."""
+        groups = state_dict["param_groups"]
+        if len(groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(saved["params"]) != len(group["params"]) for saved, group in zip(groups, self.param_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of optimizer's "
+                             "group")
+        parameter = {i: p for saved, group in zip(groups, self.param_groups) for i, p in zip(saved["params"],
+                                                                                              group["params"])}
+        self.state = defaultdict(dict)
+        for i, buffers in state_dict["state"].items():
+            p = parameter[i]
+            self.state[p] = {key: _as_buffer(value, p, key) for key, value in buffers.items()}
+        for saved, group in zip(groups, self.param_groups):
+            group.update({key: value for key, value in saved.items() if key != "params"})
+
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
         """Change ``p._array`` in place, from its gradient ``grad``. Subclasses implement the rule."""
         raise NotImplementedError
@@ -102,6 +134,16 @@ class Optimizer:
             text += f"\nParameter Group {i}\n"
             text += "".join(f"    {key}: {group[key]}\n" for key in sorted(group) if key != "params")
         return text + ")"
+
+
+def _as_buffer(value: Any, p: Tensor, key: str) -> Any:
+    """A loaded buffer in its parameter's dtype (the step count keeps its own). As in PyTorch, a buffer that
+    already has that dtype is used as it is, not copied: load from a fresh ``state_dict`` (or from disk) when
+    the optimizer that made it is still training."""
+    if not isinstance(value, Tensor) or key == "step" or value._array.dtype.kind != "f" \
+            or value._array.dtype == p._array.dtype:
+        return value
+    return _wrap(value._array.astype(p._array.dtype))
 
 
 def check_flags(differentiable: bool) -> None:

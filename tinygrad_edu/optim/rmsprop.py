@@ -41,9 +41,10 @@ class RMSprop(Optimizer):
         if not alpha >= 0.0:
             raise ValueError(f"Invalid alpha value: {alpha}")
         check_flags(differentiable)
-        defaults = {"lr": lr, "alpha": alpha, "eps": eps, "weight_decay": weight_decay, "momentum": momentum,
-                    "centered": centered, "capturable": capturable, "foreach": foreach, "maximize": maximize,
-                    "differentiable": differentiable}
+        # (In PyTorch's order: state_dict() shows it.)
+        defaults = {"lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
+                    "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable}
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
