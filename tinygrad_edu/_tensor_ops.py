@@ -128,6 +128,10 @@ def _floor_divide(self: Tensor, other: Any) -> Tensor:
     return ew.floor_divide(self, other)
 
 
+# 'tinygrad_edu.FloatTensor' (and PyTorch's spelling, 'torch.FloatTensor') -> float32 ...: for x.type(name)
+_TYPE_NAMES = {f"{prefix}.{name}": d for d, name in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu", "torch")}
+
+
 def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
     """``x.type()``: the type's old-style name, ``'tinygrad_edu.FloatTensor'``; ``x.type(dtype)`` converts, as
     ``x.to(dtype)``, and so does a name (``'torch.DoubleTensor'`` is read as ``'tinygrad_edu.DoubleTensor'``,
@@ -135,11 +139,9 @@ def _type(self: Tensor, dtype: Any = None, non_blocking: bool = False) -> Any:
     if dtype is None:
         return f"tinygrad_edu.{_dtype.LEGACY_NAMES[self.dtype]}"
     if isinstance(dtype, str):
-        by_name = {f"{prefix}.{name}": d for d, name in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu",
-                                                                                                    "torch")}
-        if dtype not in by_name:
+        if dtype not in _TYPE_NAMES:
             raise ValueError(f"invalid type: '{dtype}'")
-        dtype = by_name[dtype]
+        dtype = _TYPE_NAMES[dtype]
     if isinstance(dtype, type):
         raise ValueError(f"invalid type: '{dtype.__name__}'")
     if not isinstance(dtype, _dtype.dtype):

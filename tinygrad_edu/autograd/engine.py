@@ -171,8 +171,7 @@ def _grad_batched(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[
         raise RuntimeError("is_grads_batched=True needs grad_outputs: for each output, a tensor whose first "
                            "dimension is the batch (e.g. torch.eye(n) for all n rows of a Jacobian)")
     n = batches[0].shape[0]
-    keep = create_graph if retain_graph is None else retain_graph
-    rows = [grad(outputs, inputs, [b[k] for b in batches], retain_graph=keep if k == n - 1 else True,
+    rows = [grad(outputs, inputs, [b[k] for b in batches], retain_graph=retain_graph if k == n - 1 else True,
                  create_graph=create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
             for k in range(n)]
     return tuple(None if rows[0][j] is None else stack([row[j] for row in rows]) for j in range(len(rows[0])))

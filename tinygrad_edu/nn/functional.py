@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
 from .._tensor_ops import _check_broadcast, _inplace, _operands
@@ -399,8 +400,6 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
-    from .._creation import default_generator  # (the generator manual_seed seeds)
-
     a = input._array
     keep = default_generator.rng.random(a.shape) >= p
     mask = _wrap((keep / (1 - p) if p < 1 else np.zeros(a.shape)).astype(a.dtype))

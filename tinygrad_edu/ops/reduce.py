@@ -29,7 +29,7 @@ from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
 from ..autograd.grad_mode import GradMode
 from .elementwise import zero_where
-from .shape import _dim
+from .shape import Index, _dim
 
 
 def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
@@ -466,8 +466,8 @@ class Std(Var):
     saved_names = ("self", "result")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Tensor:
+        # (No @ieee of its own: Var.forward has it, and the square root of a variance, >= 0 or nan, is silent.)
         result = _wrap(np.sqrt(Var.forward(ctx, x, dims, correction, keepdim)))
         ctx.save_for_backward(x, result)
         return result
@@ -594,8 +594,6 @@ class Cumsum(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         if g._array.ndim == 0:
             return g, None
-        from .shape import Index
-
         flip = (slice(None),) * ctx.dim + (slice(None, None, -1),)  # reversed along dim
         return Index.apply(Cumsum.apply(Index.apply(g, flip), ctx.dim), flip), None
 
