@@ -708,3 +708,44 @@ def test_gradient_clipping() -> None:
 
     as_pytorch(run, (None, "(tensor(10.), tensor([0.6000, 0.8000]), tensor(0.5000), tensor([0.3000, 0.4000]), "
                            "tensor([ 1., -1.]), tensor(0.), tensor(0.4000))", []))
+
+
+def test_nll_gradient_prints_as_pytorchs() -> None:
+    """nll_loss's gradient is PyTorch's to the sign of its zeros: +0. off the targets and on ignored samples
+    whatever the sign of the incoming gradient, and -w[t] * g / total at each target."""
+
+    def grads(lib: ModuleType) -> str:
+        x = lib.tensor([[0.1, 0.2, 0.3], [0.5, 0.1, 0.2], [0.3, 0.3, 0.3]], requires_grad=True)
+        out = []
+        for target, kwargs, g in (([0, -100, 2], {}, -0.7), ([1, 0, 2], {"weight": lib.tensor([1.0, 0.0, 2.0])}, -1.0),
+                                  ([1, 0, 2], {"reduction": "sum"}, -3.0), ([-100, -100, -100], {}, 1.0),
+                                  ([1, 0, 2], {"reduction": "none"}, lib.tensor([0.3, -0.2, 0.1]))):
+            loss = lib.nn.functional.nll_loss(x, lib.tensor(target), **kwargs)
+            (gx,) = lib.autograd.grad(loss, x, g if isinstance(g, lib.Tensor) else lib.tensor(g))
+            out.append(f"{loss}\n{gx}")
+        out.append(str(lib.nn.functional.nll_loss(x, lib.tensor([0, -100, 2]), reduction="none")))
+        return "\n".join(out)
+
+    text = as_pytorch(grads)[1]
+    assert not re.search(r"-0\.0*(?![0-9])", text) and "0.3500" in text and "0.6667" in text  # no -0.
+
+
+def test_nll_gradient_is_an_op_under_create_graph() -> None:
+    """With create_graph the gradient is recorded, as NllLossBackwardBackward0 (NllLoss2D... with extra
+    dimensions), whose derivative in x is zeros: a second backward leaves x.grad 0, not None."""
+
+    def second(lib: ModuleType) -> str:
+        x = lib.tensor([[0.1, 0.2, 0.3], [0.5, 0.1, 0.2]], requires_grad=True)
+        (gx,) = lib.autograd.grad(lib.nn.functional.nll_loss(x, lib.tensor([0, 2])), x, create_graph=True)
+        g_out = lib.tensor(0.5, requires_grad=True)
+        (gx2,) = lib.autograd.grad(lib.nn.functional.nll_loss(x, lib.tensor([1, 1]), reduction="sum"), x, g_out,
+                                   create_graph=True)
+        gx2.pow(2).sum().backward()
+        x4 = lib.zeros(2, 3, 2, 2, requires_grad=True)
+        (g4,) = lib.autograd.grad(lib.nn.functional.nll_loss(x4, lib.zeros(2, 2, 2, dtype=lib.int64)), x4,
+                                  create_graph=True)
+        return (f"{gx}\n{[n for n, _ in gx.grad_fn.next_functions]}\n{x.grad}\n{g_out.grad}\n"
+                f"{g4.grad_fn.name()}")
+
+    text = as_pytorch(second)[1]
+    assert "grad_fn=<NllLossBackwardBackward0>" in text and text.endswith("NllLoss2DBackwardBackward0'")

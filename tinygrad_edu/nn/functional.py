@@ -219,21 +219,62 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
 
 
 # ------------------------------------------------------------------------------------------------ classes
+class NllLossBackward(Function):
+    """nll_loss's gradient as an op (PyTorch's ``nll_loss_backward``): zeros, except at each sample's target
+    entry (n, t_n), which gets ``-w[t_n] * g`` (``g / total weight`` for the mean, g_n for 'none'). An ignored
+    sample's entries stay 0.
+
+    Recorded only with create_graph. Its own derivatives, as PyTorch defines them: linear in g, so d/dg is
+    nll_loss itself applied to the incoming gradient; and 0 in x, on which the gradient does not depend.
+    """
+
+    node_name = "NllLossBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, consts: tuple) -> np.ndarray:
+        ctx.consts = consts
+        cols, kept, w_t, total, reduction, x_shape, a_shape = consts[3]
+        grad = -(g._array / total) if reduction == "mean" else -g._array
+        if reduction == "none":
+            grad = grad.reshape(cols.shape)  # one per sample, lined up with cols
+        values = grad if w_t is None else w_t * grad
+        if kept is not None:
+            values = np.where(kept, values, 0)  # an ignored sample's entry keeps its 0 (+0., whatever g is)
+        m = np.zeros(a_shape, dtype=x._array.dtype)
+        if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
+            m[np.arange(a_shape[0]), cols] = values
+        else:
+            np.put_along_axis(m, cols[:, None], np.broadcast_to(values, cols.shape)[:, None], 1)
+        return m if a_shape == x_shape else m.reshape(x_shape)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        target, weight, ignore_index, info = ctx.consts
+        dg = nll_loss(gg, target, weight, ignore_index=ignore_index, reduction=info[4]) \
+            if ctx.needs_input_grad[0] else None
+        dx = _wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None
+        return dg, dx, None
+
+
+class NllLoss2dBackward(NllLossBackward):
+    node_name = "NllLoss2DBackwardBackward0"
+
+
 class NllLoss(Function):
     """Negative log-likelihood of the target classes t, given log-probabilities x of shape (N, C):
 
         l_n = -w[t_n] x[n, t_n]       (0 where t_n == ignore_index; w = 1 without weight)
         'mean': sum_n l_n / sum_n w[t_n]          'sum': sum_n l_n
 
-    Each l_n reads one entry of x, so dl/dx is a constant matrix M: -w[t_n] at (n, t_n), 0 elsewhere
-    (divided by the total weight for the mean), and dx = g * M. Extra dimensions (N, C, d1, ...) work
-    the same way, the class being dimension 1.
+    Each l_n reads one entry of x, so dl/dx is 0 except at the entries (n, t_n): see
+    :class:`NllLossBackward`. Extra dimensions (N, C, d1, ...) work the same way, the class being dimension 1.
 
     The target and weight come in a tuple: they get no gradient and no edge in ``next_functions``.
     """
 
     node_name = "NllLossBackward0"
     saved_names = ("self", "target", "weight", "total_weight")
+    backward_op = NllLossBackward  # (its gradient, an op of its own)
 
     @staticmethod
     @ieee  # every target ignored: 0 / 0 = nan, silently as in PyTorch
@@ -241,23 +282,26 @@ class NllLoss(Function):
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
         t = target._array.reshape(a.shape[:1] + a.shape[2:])
-        ignored = t == ignore_index
-        any_ignored = ignored.any()
-        cols = np.where(ignored, 0, t) if any_ignored else t  # the column of each sample's class
-        if cols.size and (cols.min() < 0 or cols.max() >= a.shape[1]):
-            bad = t[~ignored & ((t < 0) | (t >= a.shape[1]))]
-            raise IndexError(f"Target {bad[0]} is out of bounds.")
-        picks = cols[:, None]  # the same, lined up with a's dimension 1
-        if weight is None:  # each sample's weight: 1, or 0 if ignored
-            w_t = (~ignored).astype(a.dtype) if any_ignored else np.ones(cols.shape, a.dtype)
+        lo, hi = (t.min(), t.max()) if t.size else (0, -1)
+        if lo >= 0 and hi < a.shape[1] and not lo <= ignore_index <= hi:
+            kept, cols = None, t  # the usual case, seen from two reductions: every target a class, none ignored
         else:
-            w_t = np.where(ignored, 0, weight._array.astype(a.dtype)[cols]).astype(a.dtype)
+            kept = t != ignore_index
+            cols = np.where(kept, t, 0)  # the column of each sample's class (column 0 for an ignored one)
+            bad = kept & ((t < 0) | (t >= a.shape[1]))
+            if bad.any():
+                raise IndexError(f"Target {t[bad][0]} is out of bounds.")
+        # Each sample's weight w[t_n], 0 where ignored; None when every one is 1 (no weight, nothing ignored).
+        w_t = None if kept is None else kept.astype(a.dtype)
+        if weight is not None:
+            w_t = weight._array.astype(a.dtype)[cols] * (1 if w_t is None else w_t)
         # (N, C), the usual case: pick one entry per row by fancy indexing, quicker than take_along_axis
-        picked = a[np.arange(a.shape[0]), cols] if a.ndim == 2 else np.take_along_axis(a, picks, 1)[:, 0]
-        losses = -picked * w_t
-        total = np.asarray(w_t.sum(), dtype=a.dtype)
-        ctx.picks, ctx.w_t, ctx.total = picks, w_t, total
-        ctx.shapes = (x._array.shape, a.shape)
+        picked = a[np.arange(a.shape[0]), cols] if a.ndim == 2 else np.take_along_axis(a, cols[:, None], 1)[:, 0]
+        losses = -picked if w_t is None else -picked * w_t
+        if kept is not None:
+            losses[~kept] = 0  # an ignored sample's loss is 0 (not -x * 0, which may be -0.)
+        total = np.asarray(t.size if w_t is None else w_t.sum(), dtype=a.dtype)
+        ctx.info = (cols, kept, w_t, total, reduction, x._array.shape, a.shape)
         ctx._saved_ignore_index = ignore_index
         _set_reduction(ctx, reduction)
         ctx.save_for_backward(x, target, weight, _wrap(total))
@@ -267,24 +311,17 @@ class NllLoss(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x_shape, a_shape = ctx.shapes
-        m = np.zeros(a_shape, dtype=ctx.w_t.dtype)
-        if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
-            m[np.arange(a_shape[0]), ctx.picks[:, 0]] = -ctx.w_t
-        else:
-            np.put_along_axis(m, ctx.picks, np.expand_dims(-ctx.w_t, 1), 1)
-        if ctx.reduction == "mean" and ctx.total != 0:  # (total 0: every target ignored, m is all 0 already)
-            m /= ctx.total
-        if ctx.reduction == "none":  # one g per sample: line it up with the rows of m
-            g = g.reshape(ctx.picks.shape)
-        dx = g * _wrap(m)
-        return (dx if a_shape == x_shape else dx.reshape(x_shape)), None, None, None
+        x, target, weight, _ = ctx.saved_tensors
+        consts = (target, weight, ctx._saved_ignore_index, ctx.info)
+        return ctx._forward_cls.backward_op.apply(g, x, consts), None, None, None
 
 
 class NllLoss2d(NllLoss):
     """The same loss for inputs with extra dimensions (N, C, d1, ...): PyTorch names the node apart."""
 
     node_name = "NllLoss2DBackward0"
+    backward_op = NllLoss2dBackward
+
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
