@@ -1,5 +1,6 @@
 """``tinygrad_edu.optim``: optimizers that update parameters from their gradients (``torch.optim`` twin)."""
 
+from . import lr_scheduler
 from .adam import Adam
 from .optimizer import Optimizer
 from .rmsprop import RMSprop

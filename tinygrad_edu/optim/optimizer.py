@@ -30,6 +30,8 @@ from ..nn.module import typename, zero_grad_
 class Optimizer:
     """Base class: subclasses give ``defaults`` and ``_update`` (the rule for one parameter)."""
 
+    _steps_taken = 0  # step() calls so far: a learning-rate scheduler checks that step() ran before its own
+
     def __init__(self, params: Iterable[Tensor] | Iterable[dict], defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self.state: defaultdict[Tensor, dict[str, Any]] = defaultdict(dict)
@@ -79,6 +81,7 @@ class Optimizer:
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """Update every parameter that has a gradient, in place. ``closure`` (optional) recomputes and
         returns the loss first; its value is returned."""
+        self._steps_taken += 1
         loss = None
         if closure is not None:
             with enable_grad():
