@@ -1585,3 +1585,25 @@ def test_anomaly_detection_shows_the_forward_line_of_the_failing_node() -> None:
     with pytest.warns(UserWarning, match="^Anomaly Detection has been enabled"), tg.autograd.detect_anomaly():
         assert tg.is_anomaly_enabled()
     assert not tg.is_anomaly_enabled()
+
+
+def test_relu_gradient_is_recorded_under_create_graph() -> None:
+    """relu's and leaky_relu's gradients are ops of their own under create_graph (ThresholdBackwardBackward0,
+    LeakyReluBackwardBackward0), so they require grad like PyTorch's: a second derivative of a ReLU network
+    is zeros in x (the kinks aside) and the mask in the incoming gradient, not an error."""
+
+    def second(lib: ModuleType) -> str:
+        x = lib.tensor([-1.0, 2.0, 0.5], requires_grad=True)
+        g_out = lib.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        lines = []
+        for f in (lambda t: t.relu(), lambda t: lib.nn.functional.leaky_relu(t, 0.1)):
+            (gx,) = lib.autograd.grad(f(x), x, g_out, create_graph=True)
+            gx.sum().backward()
+            lines.append(f"{gx} {[type(n).__name__ for n, _ in gx.grad_fn.next_functions]} {g_out.grad} {x.grad}")
+        return "\n".join(lines)
+
+    assert as_pytorch(second)[1] == repr(
+        "tensor([ 0., -2.,  3.], grad_fn=<ThresholdBackwardBackward0>) ['AccumulateGrad', 'ReluBackward0'] "
+        "tensor([0., 1., 1.]) tensor([0., 0., 0.])\n"
+        "tensor([ 0.1000, -2.0000,  3.0000], grad_fn=<LeakyReluBackwardBackward0>) ['AccumulateGrad', "
+        "'AccumulateGrad'] tensor([0.1000, 2.0000, 2.0000]) tensor([0., 0., 0.])")

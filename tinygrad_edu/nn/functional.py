@@ -51,9 +51,12 @@ def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
     return np.asarray(total / losses.size if reduction == "mean" else total, dtype=losses.dtype)
 
 
-def _per_element(g: Tensor, reduction: str, n: int) -> Tensor:
-    """The gradient reaching each loss element: the mean gives each of its n elements 1/n of g."""
-    return g / n if reduction == "mean" else g
+def _weight_and_reduce(d: Tensor, w: Tensor | None, reduction: str) -> Tensor:
+    """A loss's gradient ``d = (dl/dx) * g``, then times the weight and, for the mean, divided by the number
+    of elements: PyTorch's order of operations, so the gradients agree to the last bit."""
+    if w is not None:
+        d = d * w
+    return d / d._array.size if reduction == "mean" else d
 
 
 def _type_name(t: Tensor) -> str:
@@ -85,7 +88,7 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = (x - y) * (_per_element(g, ctx.reduction, x._array.size) * 2)
+        dx = (2 / x._array.size if ctx.reduction == "mean" else 2) * (x - y) * g
         return (dx if ctx.needs_input_grad[0] else None), (-dx if ctx.needs_input_grad[1] else None), None
 
 
@@ -114,8 +117,8 @@ class BinaryCrossEntropyWithLogits(Function):
     (log s(x) itself would underflow to log 0). ``pos_weight`` p scales the positive term:
     l = (1 - y) x + (1 + (p - 1) y) log(1 + e^-x). ``weight`` w multiplies every l. Derivatives:
 
-        dl/dx = w ((1 + (p - 1) y) s(x) - p y)       (= w (s(x) - y) without pos_weight)
-        dl/dy = w ((p - 1) log(1 + e^-x) - x)        (= -w x without pos_weight)
+        dl/dx = w ((p y + 1 - y) s(x) - p y)                 (= w (s(x) - y) without pos_weight)
+        dl/dy = w (p log(1 + e^-x) - log(1 + e^x))           (= -w x without pos_weight)
 
     weight and pos_weight come in a tuple: they get no gradient and, as in PyTorch, no edge in
     ``next_functions``.
@@ -142,15 +145,18 @@ class BinaryCrossEntropyWithLogits(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y, w, pw = ctx.saved_tensors
-        g = _per_element(g, ctx.reduction, x._array.size)
-        if w is not None:
-            g = g * w
         dx = dy = None
         if ctx.needs_input_grad[0]:
             s = x.sigmoid()
-            dx = (s - y if pw is None else ((pw - 1) * y + 1) * s - pw * y) * g
+            if pw is None:
+                dx = (s - y) * g
+            else:
+                t = pw * y
+                dx = ((t + 1 - y) * s - t) * g
+            dx = _weight_and_reduce(dx, w, ctx.reduction)
         if ctx.needs_input_grad[1]:
-            dy = (-x if pw is None else (pw - 1) * _softplus(-x) - x) * g
+            dy = -x * g if pw is None else (_softplus(-x) * pw - _softplus(x)) * g
+            dy = _weight_and_reduce(dy, w, ctx.reduction)
         return dx, dy, None, None
 
 
@@ -177,7 +183,7 @@ class BinaryCrossEntropy(Function):
 
         l = -w [y log p + (1 - y) log(1 - p)]      (each log clamped at -100, so p = 0 or 1 stays finite)
         dl/dp = w (p - y) / (p (1 - p))            (the denominator clamped at 1e-12)
-        dl/dy = w (log(1 - p) - log p)
+        dl/dy = w (log(1 - p) - log p) = -w logit(p)
     """
 
     node_name = "BinaryCrossEntropyBackward0"
@@ -200,11 +206,11 @@ class BinaryCrossEntropy(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         p, y, w = ctx.saved_tensors
-        g = _per_element(g, ctx.reduction, p._array.size)
-        if w is not None:
-            g = g * w
-        dp = (p - y) / (p * (1 - p)).clamp(min=1e-12) * g if ctx.needs_input_grad[0] else None
-        dy = ((1 - p).log().clamp(min=-100) - p.log().clamp(min=-100)) * g if ctx.needs_input_grad[1] else None
+        dp = dy = None
+        if ctx.needs_input_grad[0]:
+            dp = _weight_and_reduce(g * (p - y) / ((1 - p) * p).clamp(min=1e-12), w, ctx.reduction)
+        if ctx.needs_input_grad[1]:
+            dy = _weight_and_reduce(-(p / (1 - p)).log() * g, w, ctx.reduction)
         return dp, dy, None, None
 
 
@@ -403,7 +409,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
 # ------------------------------------------------------------------------------------------------ activations
 class LeakyRelu(Function):
     """x where x > 0, ``negative_slope * x`` elsewhere: a ReLU whose negative side keeps a small slope, so a
-    unit pushed below 0 still gets a gradient. ``dx = g`` where x > 0, ``g * negative_slope`` elsewhere."""
+    unit pushed below 0 still gets a gradient. ``dx = g`` where x > 0, ``g * negative_slope`` elsewhere
+    (:class:`LeakyReluBackward`)."""
 
     node_name = "LeakyReluBackward0"
     saved_names = ("self",)  # (and _saved_negative_slope, a number, set directly)
@@ -418,8 +425,30 @@ class LeakyRelu(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
-        slope = np.where(x._array > 0, 1, ctx._saved_negative_slope).astype(g._array.dtype)
-        return g * _wrap(slope), None
+        return LeakyReluBackward.apply(g, x, ctx._saved_negative_slope), None
+
+
+class LeakyReluBackward(Function):
+    """leaky_relu's gradient as an op (PyTorch's ``leaky_relu_backward``): g where x > 0, ``g * negative_slope``
+    elsewhere. Recorded only with create_graph; like relu's, it is linear in g (its derivative there is the
+    same op) and its derivative in x is 0."""
+
+    node_name = "LeakyReluBackwardBackward0"
+    saved_names = ("self",)  # (and _saved_negative_slope)
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, negative_slope: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_negative_slope = negative_slope
+        a = g._array
+        return np.where(x._array > 0, a, a * a.dtype.type(negative_slope))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        slope = ctx._saved_negative_slope
+        dg = LeakyReluBackward.apply(gg, x, slope) if ctx.needs_input_grad[0] else None
+        return dg, (_wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None), None
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:

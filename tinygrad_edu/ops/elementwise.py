@@ -171,7 +171,7 @@ class Div(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         dx = grad_for(g / y, ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = grad_for(-g * x / (y * y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        dy = grad_for(-g * ((x / y) / y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy
 
 
@@ -204,7 +204,7 @@ class Reciprocal(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        return -g * result * result
+        return -g * (result * result)
 
 
 class Pow(Function):
@@ -321,7 +321,7 @@ class RPow(Function):
         y, result = ctx.saved_tensors
         with np.errstate(all="ignore"):  # (a fresh one: a numpy errstate object cannot be entered twice)
             log_c = float(np.log(ctx._saved_self))
-        dy = g * result * log_c
+        dy = g * (result * log_c)
         return None, zero_where(y._array >= 0, dy) if ctx._saved_self == 0 else dy  # 0**y is flat for y >= 0
 
 
@@ -473,7 +473,7 @@ class TanhBackward(Function):
     def backward(ctx: Any, gg: Tensor) -> tuple:
         g, y = ctx.saved_tensors
         dg = TanhBackward.apply(gg, y) if ctx.needs_input_grad[0] else None
-        dy = gg * g * y * -2 if ctx.needs_input_grad[1] else None
+        dy = gg * (-2 * y * g) if ctx.needs_input_grad[1] else None
         return dg, dy
 
 
@@ -498,7 +498,7 @@ class Sigmoid(Function):
 
 
 class SigmoidBackward(Function):
-    """sigmoid's gradient ``g * s * (1 - s)`` (s = sigmoid x) as a single op, PyTorch's ``sigmoid_backward``
+    """sigmoid's gradient ``g * (1 - s) * s`` (s = sigmoid x) as a single op, PyTorch's ``sigmoid_backward``
     (see TanhBackward). d/dg = s (1 - s) (this op again), d/ds = g (1 - 2 s)."""
 
     node_name = "SigmoidBackwardBackward0"
@@ -508,7 +508,7 @@ class SigmoidBackward(Function):
     def forward(ctx: Any, g: Tensor, s: Tensor) -> np.ndarray:
         ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, s)
         a = s._array
-        return g._array * a * (1 - a)
+        return g._array * (1 - a) * a
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -531,9 +531,35 @@ class Relu(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (result,) = ctx.saved_tensors
-        # Masked, not g * mask: an infinite g must give 0, not nan. (PyTorch's test is out <= 0, so at a nan
-        # output the gradient passes.)
-        return zero_where(result._array <= 0, g)
+        return ThresholdBackward.apply(g, result, 0)
+
+
+class ThresholdBackward(Function):
+    """relu's gradient as an op (PyTorch's ``threshold_backward(g, result, 0)``): g where the result is above
+    the threshold, exactly 0 elsewhere. Masked, not ``g * mask``: an infinite g must give 0 there, not nan.
+    (PyTorch's test is ``result <= threshold``, so at a nan result the gradient passes.)
+
+    Recorded only with create_graph. Its own derivatives, as PyTorch defines them: the same mask applied to
+    the incoming gradient (the op is linear in g), and 0 in the result, which only decides where the mask
+    is: so the second derivative of relu is 0, and asking for it gives zeros, not an error.
+    """
+
+    node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)  # (and _saved_threshold, a number)
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, result: Tensor, threshold: float) -> np.ndarray:
+        ctx.save_for_backward(result)
+        ctx._saved_threshold = threshold
+        mask = result._array <= threshold
+        a = g._array
+        return np.where(mask, a.dtype.type(0), a) if mask.any() else a
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (result,) = ctx.saved_tensors
+        dg = ThresholdBackward.apply(gg, result, ctx._saved_threshold) if ctx.needs_input_grad[0] else None
+        return dg, (_wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None), None
 
 
 class Clamp(Function):

@@ -151,7 +151,7 @@ class Norm(Function):
         if ctx.p == 1:
             return g * x.sign(), None, None, None
         safe = n + _wrap((n._array == 0).astype(n._array.dtype))  # 1 where n = 0, so x / n is 0 / 1 = 0 there
-        return g * x / safe, None, None, None
+        return x / safe * g, None, None, None
 
 
 def norm(x: Tensor, p: float | str = "fro", dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
@@ -455,7 +455,7 @@ class Var(Function):
 def _var_grad(g: Tensor, x: Tensor, dims: tuple[int, ...] | None, dof: float) -> Tensor:
     """``g * 2 (x - mean) / (n - c)``, for g with its reduced dimensions kept (as size 1, to broadcast)."""
     mean = x.mean() if dims is None else x.mean(dims, keepdim=True)
-    return g * (x - mean) * (2 / dof if dof else float("inf"))  # (n - c = 0: nan, as PyTorch's 0 * inf)
+    return (2 / dof if dof else float("inf")) * g * (x - mean)  # (n - c = 0: nan, as PyTorch's 0 * inf)
 
 
 class Std(Var):
@@ -588,6 +588,8 @@ class Cumsum(Function):
         ctx.dim = dim = _dim(dim, a.ndim)
         if a.ndim == 0:
             return a.astype(_sum_dtype(a))
+        if a.dtype == np.float32:  # PyTorch keeps float32 running totals in float64, rounding each one once
+            return np.cumsum(a, axis=dim, dtype=np.float64).astype(np.float32)
         return np.cumsum(a, axis=dim, dtype=_sum_dtype(a))
 
     @staticmethod
