@@ -213,6 +213,9 @@ def _inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
             raise RuntimeError(_LEAF_INPLACE)
         base = self._base
         if base is not None:
+            refusal = getattr(self, "_inplace_error", None)  # a view whose maker forbids in-place changes (nn.hooks)
+            if refusal is not None:
+                raise RuntimeError(refusal)
             if base.grad_fn is None and base._requires_grad:
                 raise RuntimeError(_VIEW_LEAF_INPLACE)
             raise RuntimeError("tinygrad_edu does not record in-place operations on views (PyTorch rewrites the "

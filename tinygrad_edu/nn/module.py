@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, _init, _wrap
+from .._tensor import RemovableHandle, Tensor, _init, _wrap
+from .hooks import Hook, ModuleHooks, call_with_hooks
 
 
 class Parameter(Tensor):
@@ -96,12 +97,14 @@ def zero_grad_(params: Iterator[Tensor], set_to_none: bool) -> None:
 class Module:
     """Base class of every layer and model: subclass it, assign layers in ``__init__``, write ``forward``.
 
-    Calling the module (``model(x)``) runs ``forward(x)``.
+    Calling the module (``model(x)``) runs ``forward(x)``, and the module's hooks around it if it has any
+    (``register_forward_hook`` and friends, below).
     """
 
     training: bool
     _parameters: dict[str, Parameter | None]
     _modules: dict[str, Module | None]
+    _module_hooks: ModuleHooks | None = None  # made by the first register_*hook; falsy while no hook is registered
 
     def __init__(self) -> None:
         # object.__setattr__ skips our own __setattr__, which needs these two dicts to exist already.
@@ -113,7 +116,63 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.forward(*args, **kwargs)
+        hooks = self._module_hooks
+        if not hooks:  # the usual case, every layer of every training step: one test, then straight to forward
+            return self.forward(*args, **kwargs)
+        return call_with_hooks(self, hooks, args, kwargs)
+
+    # ------------------------------------------------------------------------------ hooks
+    def _add_hook(self, kind: str, hook: Hook, prepend: bool) -> RemovableHandle:
+        if self._module_hooks is None:
+            self._module_hooks = ModuleHooks()
+        hooks: list[Hook] = getattr(self._module_hooks, kind)
+        if prepend:
+            hooks.insert(0, hook)
+        else:
+            hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def register_forward_pre_hook(self, hook: Callable[..., Any], *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args)`` before each ``forward``; ``args`` is the tuple of positional arguments.
+
+        If it returns something other than None, that becomes the arguments (a single value is wrapped in a
+        1-tuple). With ``with_kwargs=True`` it is ``hook(module, args, kwargs)`` and returns None or
+        ``(new_args, new_kwargs)``. ``prepend=True`` runs it before the hooks already registered.
+        ``handle.remove()`` (or leaving ``with module.register_forward_pre_hook(...):``) unregisters it.
+        """
+        return self._add_hook("forward_pre", Hook(hook, with_kwargs), prepend)
+
+    def register_forward_hook(self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False,
+                              always_call: bool = False) -> RemovableHandle:
+        """Call ``hook(module, args, output)`` after each ``forward``: the place to look at activations.
+
+        If it returns something other than None, that replaces the output (for the next hooks and the caller).
+        With ``with_kwargs=True`` it is ``hook(module, args, kwargs, output)``. With ``always_call=True`` it
+        runs even when forward raises (with ``output`` None), and an error of its own then becomes a warning.
+        """
+        return self._add_hook("forward", Hook(hook, with_kwargs, always_call), prepend)
+
+    def register_full_backward_pre_hook(self, hook: Callable[..., Any], prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_output)`` when backward reaches this module's outputs.
+
+        ``grad_output`` holds d(root)/d(output) per output (None for one that is not a tensor or got no
+        gradient). A returned tuple of the same length replaces it: the gradients then flow on from there.
+        Side effect, as in PyTorch: forward receives views of its input tensors and the caller views of its
+        outputs (see ``nn.hooks``), which must not be modified in place.
+        """
+        return self._add_hook("backward_pre", Hook(hook), prepend)
+
+    def register_full_backward_hook(self, hook: Callable[..., Any], prepend: bool = False) -> RemovableHandle:
+        """Call ``hook(module, grad_input, grad_output)`` when backward has gone through this module.
+
+        ``grad_input`` holds d(root)/d(input) per positional argument of forward: None for one that is not a
+        tensor, zeros for a tensor that needs no gradient; all None when no input requires grad (the hook then
+        fires as soon as ``grad_output`` is known, with a warning). A returned tuple of the same length
+        replaces ``grad_input``. Gradients of the module's parameters are not part of it: they go straight to
+        ``.grad``. The same side effects as ``register_full_backward_pre_hook``.
+        """
+        return self._add_hook("backward", Hook(hook), prepend)
 
     # ------------------------------------------------------------------------------ registration
     def __setattr__(self, name: str, value: Any) -> None:
