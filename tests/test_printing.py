@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -272,3 +273,28 @@ def test_f_strings_format_a_0d_tensor_as_its_number() -> None:
     as_pytorch(run, (None, "'1.5 | 1.500 | 3 | True |   7 | tensor([1., 2.]) | 2.5'", []))
     raises(lambda lib: f"{lib.tensor([1.0, 2.0]):.2f}", TypeError,
            "unsupported format string passed to Tensor.__format__")
+
+
+def test_node_classes_print_as_pytorchs() -> None:
+    """A built-in node's class prints as PyTorch's C++ classes do (<class 'MulBackward0'>); a learner's
+    Function's node lives in autograd.function, as in PyTorch, and its repr says so."""
+
+    def nodes(lib: ModuleType) -> str:
+        class MyExp(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.exp()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y, z = x * 2, MyExp.apply(x)
+        return (f"{type(y.grad_fn)} {type(y.grad_fn.next_functions[0][0])} {type(z.grad_fn)} {z.grad_fn} "
+                f"{y.grad_fn}")
+
+    text = as_pytorch(nodes)[1]
+    assert text.startswith("\"<class 'MulBackward0'> <class 'AccumulateGrad'> "
+                           "<class 'tinygrad_edu.autograd.function.MyExpBackward'> "
+                           "<tinygrad_edu.autograd.function.MyExpBackward object at 0x...> <MulBackward0 object at")

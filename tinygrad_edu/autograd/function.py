@@ -151,6 +151,11 @@ class BackwardCFunction(Node, FunctionCtx):
         grads = self._forward_cls.backward(self, *grad_outputs)
         return grads if isinstance(grads, tuple) else (grads,)
 
+    def __repr__(self) -> str:  # a learner's Function's node: <tinygrad_edu.autograd.function.MyExpBackward ...>
+        cls = type(self)
+        name = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+        return f"<{name} object at {hex(id(self))}>"
+
 
 class FunctionMeta(type):
     """Gives every Function subclass its node class: ``Exp`` gets ``ExpBackward``."""
@@ -158,9 +163,13 @@ class FunctionMeta(type):
     def __init__(cls, name: str, bases: tuple, namespace: dict) -> None:
         super().__init__(name, bases, namespace)
         node_name = namespace.get("node_name", f"{name}Backward")
-        cls._backward_cls = type(node_name, (BackwardCFunction,), {"_forward_cls": cls, "__module__": cls.__module__,
+        builtin = "node_name" in namespace  # (a learner's Function names no node)
+        # Where PyTorch's node classes live, for their printed names: its built-in nodes are C++ classes
+        # (<class 'MulBackward0'>), a Python Function's node is <class 'torch.autograd.function.MyExpBackward'>.
+        module = "builtins" if builtin else __name__
+        cls._backward_cls = type(node_name, (BackwardCFunction,), {"_forward_cls": cls, "__module__": module,
                                                                    "__qualname__": node_name})
-        cls._backward_cls._check_shapes = "node_name" not in namespace  # user Functions get their grads checked
+        cls._backward_cls._check_shapes = not builtin  # user Functions get their grads checked
         for i, saved in enumerate(namespace.get("saved_names", ())):  # e.g. grad_fn._saved_self
             setattr(cls._backward_cls, f"_saved_{saved}", property(lambda node, i=i: node._unpack(i)))
 

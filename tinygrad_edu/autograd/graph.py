@@ -284,6 +284,8 @@ class CopyBackwards(Node):
     which the gradient passes unchanged.
     """
 
+    __module__ = "builtins"  # printed as PyTorch's C++ node classes are: <class 'CopyBackwards'>
+
     def __init__(self, source: Tensor) -> None:
         super().__init__()
         self.next_functions = ((None, 0), gradient_edge(source))
@@ -302,6 +304,8 @@ def _recorded_copy(t: Tensor) -> Tensor:
 
 class AccumulateGrad(Node):
     """The node standing for a leaf that requires grad: it adds incoming gradients into ``variable.grad``."""
+
+    __module__ = "builtins"  # printed as PyTorch's C++ node classes are: <class 'AccumulateGrad'>
 
     def __init__(self, variable: Tensor) -> None:
         super().__init__()
