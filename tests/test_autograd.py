@@ -1607,3 +1607,113 @@ def test_relu_gradient_is_recorded_under_create_graph() -> None:
         "tensor([0., 1., 1.]) tensor([0., 0., 0.])\n"
         "tensor([ 0.1000, -2.0000,  3.0000], grad_fn=<LeakyReluBackwardBackward0>) ['AccumulateGrad', "
         "'AccumulateGrad'] tensor([0.1000, 2.0000, 2.0000]) tensor([0., 0., 0.])")
+
+
+def test_function_with_setup_context() -> None:
+    """PyTorch 2's way of writing a Function: forward(*inputs) without ctx, then setup_context(ctx, inputs,
+    output) saves what backward needs. apply runs both; gradcheck agrees with the hand-written backward."""
+
+    def run(lib: ModuleType) -> str:
+        class ScaledMul(lib.autograd.Function):
+            @staticmethod
+            def forward(x: Any, y: Any, scale: float) -> Any:
+                return x * y * scale
+
+            @staticmethod
+            def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+                x, y, scale = inputs
+                ctx.save_for_backward(x, y)
+                ctx.scale = scale
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> tuple:
+                x, y = ctx.saved_tensors
+                return g * y * ctx.scale, g * x * ctx.scale, None
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = lib.tensor([3.0, 4.0], requires_grad=True)
+        out = ScaledMul.apply(x, y, 0.5)
+        out.sum().backward()
+        ok = lib.autograd.gradcheck(ScaledMul.apply, (lib.randn(3, dtype=lib.float64, requires_grad=True),
+                                                      lib.randn(3, dtype=lib.float64, requires_grad=True), 2.0))
+        return f"{out} {x.grad} {y.grad} {ok}"
+
+    assert as_pytorch(run)[1] == repr("tensor([1.5000, 4.0000], grad_fn=<ScaledMulBackward>) tensor([1.5000, 2.0000]) "
+                                      "tensor([0.5000, 1.0000]) True")
+
+
+def test_once_differentiable() -> None:
+    """A backward marked @once_differentiable runs unrecorded; under create_graph, when the incoming gradient
+    requires grad, its results lead to an <Error> node that refuses a second differentiation."""
+
+    def run(lib: ModuleType) -> str:
+        class Square(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            @lib.autograd.function.once_differentiable
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return 2 * x * g
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (plain,) = lib.autograd.grad(Square.apply(x).sum(), x, create_graph=True)  # the incoming 1 needs no grad
+        (guarded,) = lib.autograd.grad(Square.apply(x), x, lib.ones(2, requires_grad=True), create_graph=True)
+        try:
+            guarded.sum().backward()
+        except RuntimeError as e:
+            return f"{plain} {guarded} {e}"
+        return "no error"
+
+    assert as_pytorch(run)[1] == repr("tensor([2., 4.]) tensor([2., 4.], grad_fn=<Error>) trying to differentiate "
+                                      "twice a function that was marked with @once_differentiable")
+
+
+def test_function_changing_its_input_in_place() -> None:
+    """ctx.mark_dirty: forward changed an input in place and returns it; that tensor itself (not a copy) now
+    ends in the Function's node, and the gradient flows on to its earlier history."""
+
+    def run(lib: ModuleType) -> str:
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.clone()
+        z = Double.apply(y)
+        (z * 3).sum().backward()
+        return f"{z is y} {z} {y._version} {z.grad_fn.next_functions[0][0].name()} {x.grad}"
+
+    assert as_pytorch(run)[1] == repr("True tensor([2., 4.], grad_fn=<DoubleBackward>) 2 CloneBackward0 "
+                                      "tensor([6., 6.])")
+
+    def errors(lib: ModuleType, leaf: bool) -> Any:
+        class Forgets(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x * 1 if not leaf else x
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        return Forgets.apply(x if leaf else x.clone())
+
+    raises(lambda lib: errors(lib, True), RuntimeError,
+           "a leaf Variable that requires grad has been used in an in-place operation.")
+    raises(lambda lib: errors(lib, False), RuntimeError,
+           "Some elements marked as dirty during the forward method were not returned as output. The inputs that "
+           "are modified inplace must all be outputs of the Function.")

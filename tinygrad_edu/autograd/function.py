@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._tensor import Tensor, _wrap
-from .grad_mode import GradMode
+from .grad_mode import GradMode, no_grad
 from .graph import SAVED_TENSOR_HOOKS, Node, PackedSavedTensor, SavedTensor, _sequence_nr, gradient_edge
 
 
@@ -110,6 +110,7 @@ class FunctionCtx:
     needs_input_grad: tuple[bool, ...] = ()
     _to_save: tuple = ()
     _non_differentiable: tuple = ()
+    _dirty: tuple = ()
     materialize_grads = True
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
@@ -136,7 +137,8 @@ class FunctionCtx:
         self.materialize_grads = value
 
     def mark_dirty(self, *tensors: Tensor) -> None:
-        raise NotImplementedError("tinygrad_edu's custom Functions do not support in-place outputs")
+        """Inputs forward changed in place (and returns): their history now ends in this Function's node."""
+        self._dirty = tensors
 
 
 class BackwardCFunction(Node, FunctionCtx):
@@ -157,11 +159,27 @@ class BackwardCFunction(Node, FunctionCtx):
         return f"<{name} object at {hex(id(self))}>"
 
 
+def _no_setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+    raise NotImplementedError("setup_context is not implemented.")
+
+
 class FunctionMeta(type):
     """Gives every Function subclass its node class: ``Exp`` gets ``ExpBackward``."""
 
     def __init__(cls, name: str, bases: tuple, namespace: dict) -> None:
         super().__init__(name, bases, namespace)
+        # forward as apply calls it, ctx first. With a setup_context of its own (PyTorch 2's style), forward
+        # takes only the inputs, and setup_context(ctx, inputs, output) fills in ctx afterwards.
+        forward = cls.forward
+        if cls.setup_context is _no_setup_context:
+            cls._forward_with_ctx = staticmethod(forward)
+        else:
+            def forward_then_setup(ctx: Any, *args: Any) -> Any:
+                output = forward(*args)
+                cls.setup_context(ctx, args, output)
+                return output
+
+            cls._forward_with_ctx = staticmethod(forward_then_setup)
         node_name = namespace.get("node_name", f"{name}Backward")
         builtin = "node_name" in namespace  # (a learner's Function names no node)
         # Where PyTorch's node classes live, for their printed names: its built-in nodes are C++ classes
@@ -208,6 +226,10 @@ class Function(metaclass=FunctionMeta):
             "with backward mode AD."
         )
 
+    #: PyTorch 2's other way of writing forward: ``forward(*inputs)`` without ctx, and
+    #: ``setup_context(ctx, inputs, output)`` to save what backward needs.
+    setup_context = staticmethod(_no_setup_context)
+
     @classmethod
     def apply(cls, *args: Any) -> Any:
         """Run forward; if any input requires grad (and grad mode is on) record a node for backward.
@@ -225,15 +247,15 @@ class Function(metaclass=FunctionMeta):
                 ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
             GradMode.enabled = False  # forward's own tensor ops must not be recorded
             try:
-                out = cls.forward(ctx, *args)
+                out = cls._forward_with_ctx(ctx, *args)
             finally:
                 GradMode.enabled = True
         else:  # grad mode is off already (inside no_grad, or a backward pass): nothing to switch, nothing to record
-            out = cls.forward(ctx, *args)
+            out = cls._forward_with_ctx(ctx, *args)
             record = False
         if type(out) is np.ndarray:  # the usual case, one plain array: the new tensor's numbers
             out = _wrap(out)
-        elif not isinstance(out, Tensor):
+        elif not isinstance(out, Tensor) or ctx._dirty:
             return cls._many_outputs(ctx, args, out, record)
         if record and (out.grad_fn is not None or _is_one_of(out, args)):  # an input, or a tensor with history
             out = _alias(out)
@@ -250,30 +272,49 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def _many_outputs(cls, ctx: BackwardCFunction, args: tuple, out: Any, record: bool) -> Any:
-        """``apply`` for a forward that returned several outputs (a tuple), or a numpy scalar."""
+        """``apply`` for a forward that returned several outputs (a tuple), a numpy scalar, or an input it
+        changed in place (``ctx.mark_dirty``)."""
         many = isinstance(out, tuple)
         results = []
-        for i, o in enumerate(out if many else (out,)):
+        for o in out if many else (out,):
             if isinstance(o, np.ndarray):
                 o = _wrap(o)
             elif isinstance(o, np.generic):  # numpy turns 0-d results into scalars; a tensor needs an array
                 o = _wrap(np.asarray(o))
+            elif _is_one_of(o, ctx._dirty):  # an input changed in place: it stays itself, with a new history
+                if record:
+                    _check_dirty(o)
             elif isinstance(o, Tensor) and record and (o.grad_fn is not None or _is_one_of(o, args)):
                 o = _alias(o)  # forward returned an input (or a tensor with history): a new identity
             if cls.is_view and isinstance(o, Tensor):  # shares the input's storage, so its version counter too
                 base = args[0]
                 o._version_counter, o._base = base._version_counter, base._base if base._base is not None else base
-            if record and isinstance(o, Tensor) and o._array.dtype.kind == "f" \
-                    and not _is_one_of(o, ctx._non_differentiable):
-                o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
             results.append(o)
+        if any(not _is_one_of(t, results) for t in ctx._dirty):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not returned as output. "
+                               "The inputs that are modified inplace must all be outputs of the Function.")
         if record:
-            _record(ctx, args, results)
+            _record(ctx, args, results)  # (first: the edges of a dirty input lead to its history before this node)
+            for i, o in enumerate(results):
+                if isinstance(o, Tensor) and o._array.dtype.kind == "f" and not _is_one_of(o, ctx._non_differentiable):
+                    o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
             if many:
                 ctx._num_outputs = len(results)
                 ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, Tensor) else ((), np.float32)
                                          for r in results)
+        for t in ctx._dirty:  # a new version, as PyTorch counts it: the new history is a change too
+            t._version_counter[0] += 1
         return tuple(results) if many else results[0]
+
+
+def _check_dirty(t: Tensor) -> None:
+    """An input a Function changed in place may take on its node only if autograd could have recorded the
+    change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds)."""
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+    if t._base is not None:
+        raise RuntimeError("tinygrad_edu does not record in-place changes of views in custom Functions; "
+                           "clone() the view before passing it in.")
 
 
 def _alias(t: Tensor) -> Tensor:
@@ -298,3 +339,38 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
         ctx._to_save = ()
     if GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
         ctx._forward_stack = traceback.extract_stack()
+
+
+# -- once_differentiable -----------------------------------------------------------------------------------------
+class DelayedError(Function):
+    """A node that fails when backward reaches it: ``once_differentiable`` puts it on the gradients it
+    returns while a graph is being built, so that differentiating them again explains why it cannot."""
+
+    node_name = "Error"
+
+    @staticmethod
+    def forward(ctx: Any, *tensors: Tensor | None) -> tuple:
+        return tuple(None if t is None else t._array for t in tensors)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor | None) -> tuple:
+        raise RuntimeError("trying to differentiate twice a function that was marked with @once_differentiable")
+
+
+def once_differentiable(backward: F) -> F:
+    """Decorate a custom Function's ``backward`` that is not itself differentiable (say, it computes on
+    numpy arrays): it runs without recording, and under ``create_graph=True`` the gradients it returns
+    lead to a node that raises if anything tries to differentiate through them."""
+
+    @functools.wraps(backward)
+    def wrapper(ctx: Any, *grad_outputs: Any) -> Any:
+        with no_grad():
+            outputs = backward(ctx, *grad_outputs)
+        if not GradMode.enabled or not any(isinstance(g, Tensor) and g._requires_grad for g in grad_outputs):
+            return outputs  # no graph being built through this backward: nothing to guard
+        many = isinstance(outputs, tuple)
+        guarded = DelayedError.apply(*[None if g is None else _wrap(g._array).requires_grad_()
+                                       for g in (outputs if many else (outputs,))])
+        return guarded if many else guarded[0]
+
+    return wrapper  # type: ignore[return-value]
