@@ -1717,3 +1717,29 @@ def test_function_changing_its_input_in_place() -> None:
     raises(lambda lib: errors(lib, False), RuntimeError,
            "Some elements marked as dirty during the forward method were not returned as output. The inputs that "
            "are modified inplace must all be outputs of the Function.")
+
+
+def test_softmax_gradient_is_one_op_and_differentiable() -> None:
+    """softmax's gradient is PyTorch's _softmax_backward_data, one op, recorded under create_graph as
+    SoftmaxBackwardDataBackward0; its own derivative gives the same second derivatives as PyTorch's."""
+
+    def second(lib: ModuleType) -> str:
+        x = lib.tensor([[1.0, 2.0, 0.5], [0.0, -1.0, 3.0]], requires_grad=True)
+        w = lib.tensor([[0.3, -1.0, 2.0], [1.5, 0.5, -0.5]])
+        (gx,) = lib.autograd.grad((x.softmax(1) * w).sum(), x, create_graph=True)
+        (hx,) = lib.autograd.grad((gx * gx).sum(), x)
+        return f"{gx}\n{hx}"
+
+    text = as_pytorch(second)[1]
+    assert "grad_fn=<SoftmaxBackwardDataBackward0>" in text
+
+
+def test_sign_gradient_is_positive_zero() -> None:
+    """sign is flat: its gradient is zeros with no history, +0. whatever the incoming gradient's sign (g * 0
+    would print -0. where g < 0)."""
+
+    def grad(lib: ModuleType) -> Any:
+        x = lib.tensor([-2.0, 0.0, 3.0], requires_grad=True)
+        return lib.autograd.grad(x.sign(), x, lib.tensor([-1.0, 2.0, -3.0]), create_graph=True)
+
+    as_pytorch(grad, (None, "(tensor([0., 0., 0.]),)", []))

@@ -404,7 +404,7 @@ class Sign(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g * 0
+        return _wrap(np.zeros_like(g._array))  # flat: zeros with no history, as PyTorch (not g * 0, which is -0.)
 
 
 class Sin(Function):

@@ -344,7 +344,32 @@ class Softmax(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (s,) = ctx.saved_tensors
-        return s * (g - (g * s).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(g, s, ctx.dim), None  # s * (g - sum(g * s)), as one op
+
+
+class SoftmaxBackwardData(Function):
+    """softmax's gradient ``s * (g - sum(g * s))`` (s = softmax x, summed along dim) as a single op, PyTorch's
+    ``_softmax_backward_data``: one dispatch rather than four. Differentiable itself, for create_graph:
+    d/dg gg = this op again on gg, and d/ds gg = g gg - sum(s g) gg - g sum(s gg)."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+
+    @staticmethod
+    @ieee  # an infinite g gives nan (inf - inf), silently, as in PyTorch
+    def forward(ctx: Any, g: Tensor, s: Tensor, dim: int) -> np.ndarray:
+        ctx.save_for_backward(g, s)
+        ctx.dim = dim
+        a, b = g._array, s._array
+        return b * (a - (a * b).sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, s = ctx.saved_tensors
+        dim = ctx.dim
+        dg = SoftmaxBackwardData.apply(gg, s, dim) if ctx.needs_input_grad[0] else None
+        ds = g * gg - (s * g).sum(dim, keepdim=True) * gg - g * (s * gg).sum(dim, keepdim=True) \
+            if ctx.needs_input_grad[1] else None
+        return dg, ds, None
 
 
 class LogSoftmax(Function):
