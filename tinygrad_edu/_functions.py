@@ -55,6 +55,16 @@ abs_, neg_, exp_, log_ = (_method(n) for n in ("abs_", "neg_", "exp_", "log_"))
 sqrt_, sin_, cos_, tanh_ = (_method(n) for n in ("sqrt_", "sin_", "cos_", "tanh_"))
 sigmoid_, relu_, reciprocal_, square_ = (_method(n) for n in ("sigmoid_", "relu_", "reciprocal_", "square_"))
 clamp_ = _method("clamp_")
+__all__ += ["acos", "asin", "atan", "ceil", "cosh", "expm1", "floor", "frac", "log1p", "log2", "log10", "logsumexp",
+            "masked_fill", "round", "rsqrt", "sinh", "tan", "trunc"]
+_MORE_UNARY = ("log1p", "expm1", "rsqrt", "log2", "log10", "tan", "atan", "asin", "acos", "sinh", "cosh", "floor",
+               "ceil", "trunc", "frac", "round")
+log1p, expm1, rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, floor, ceil, trunc, frac, round = (
+    _method(n) for n in _MORE_UNARY)
+(log1p_, expm1_, rsqrt_, log2_, log10_, tan_, atan_, asin_, acos_, sinh_, cosh_, floor_, ceil_, trunc_, frac_,
+ round_) = (_method(n + "_") for n in _MORE_UNARY)
+__all__ += [n + "_" for n in _MORE_UNARY]  # in place
+masked_fill, logsumexp = _method("masked_fill"), _method("logsumexp")
 
 
 def remainder(input: Any, other: Any) -> Tensor:

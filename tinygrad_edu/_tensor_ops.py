@@ -432,6 +432,17 @@ def _bind() -> None:
     for name in _UNARY_INPLACE:
         setattr(T, name + "_", _inplace_method(getattr(T, name)))
     T.pow_ = _inplace_method(T.pow)
+    # More of the same kind (log1p, rsqrt, atan, floor ...), each with its in-place form (x.floor_() ...).
+    for name, fn in [("log1p", ew.Log1p), ("expm1", ew.Expm1), ("rsqrt", ew.Rsqrt), ("log2", ew.Log2),
+                     ("log10", ew.Log10), ("tan", ew.Tan), ("atan", ew.Atan), ("asin", ew.Asin), ("acos", ew.Acos),
+                     ("sinh", ew.Sinh), ("cosh", ew.Cosh), ("floor", ew.Floor), ("ceil", ew.Ceil),
+                     ("trunc", ew.Trunc), ("frac", ew.Frac)]:
+        setattr(T, name, (lambda f: lambda self: f.apply(self))(fn))
+        setattr(T, name + "_", _inplace_method(getattr(T, name)))
+    T.arctan, T.arcsin, T.arccos, T.fix = T.atan, T.asin, T.acos, T.trunc  # PyTorch's aliases
+    T.round, T.round_ = ew.round_to, _inplace_method(ew.round_to)
+    T.masked_fill, T.masked_fill_ = ew.masked_fill, _inplace_method(ew.masked_fill)
+    T.logsumexp = reduce.logsumexp
 
     T.sum = reduce.sum
     T.mean = reduce.mean

@@ -8,7 +8,22 @@
 """
 
 from . import functional, init, utils
-from .activation import Dropout, LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    Dropout,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    LogSoftmax,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from .container import ModuleList, Sequential
 from .linear import Flatten, Identity, Linear
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
@@ -17,3 +32,4 @@ from .module import Module, Parameter
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LeakyReLU", "Linear",
            "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
            "Softmax", "Tanh", "functional", "init", "utils"]
+__all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"]

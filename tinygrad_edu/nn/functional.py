@@ -17,6 +17,7 @@ cross_entropy                  nll_loss(log_softmax(x), t) = -x[t] + log sum e^x
 
 from __future__ import annotations
 
+import math
 import warnings
 from typing import Any
 
@@ -34,6 +35,7 @@ from ..ops.reduce import softmax as _softmax
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
+__all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"]  # smooth and capped activations
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -521,3 +523,412 @@ def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
     if dim is None:
         dim = _softmax_dim("log_softmax", input._array.ndim, _stacklevel)
     return _log_softmax(input, dim, dtype)
+
+
+# ------------------------------------------------------------------------------------------------ smooth activations
+# PyTorch's constants (each rounded to the tensor's dtype where it is used), so that values agree to the last bit.
+_SQRT1_2 = 0.7071067811865476  # 1 / sqrt 2
+_PDF_SCALE = 0.3989422804014327  # 1 / sqrt(2 pi): the normal density is _PDF_SCALE * e^(-x**2 / 2)
+_TANH_BETA, _TANH_KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), and the cubic term's weight
+
+
+def _erf(a: np.ndarray) -> np.ndarray:
+    """The error function erf(z) = 2/sqrt(pi) * integral of e^(-t**2) from 0 to z, element-wise (numpy has none).
+
+    float32, as PyTorch's CPU kernel computes it: Abramowitz and Stegun's formula 7.1.26,
+    ``erf z = 1 - t (a1 + t (a2 + ... t a5)) e^(-z**2)`` with ``t = 1 / (1 + p |z|)``, sign restored, off by
+    at most 1.5e-7 (about one float32 step near 1) and fast: a dozen array operations. Other dtypes (float64
+    for gradcheck) get ``math.erf``, exact but one Python call per element.
+    """
+    if a.dtype != np.float32:
+        return np.frompyfunc(math.erf, 1, 1)(a).astype(a.dtype)
+    f = np.float32
+    z = np.abs(a)
+    t = f(1) / (f(0.3275911) * z + f(1))
+    poly = (((f(1.061405429) * t - f(1.453152027)) * t + f(1.421413741)) * t - f(0.284496736)) * t + f(0.254829592)
+    return np.copysign(f(1) - np.exp(-(a * a)) * t * poly, a)
+
+
+def _gelu_values(a: np.ndarray, approximate: str) -> np.ndarray:
+    """gelu(x) = x * Phi(x), Phi the standard normal's cumulative distribution."""
+    if approximate == "tanh":
+        inner = a.dtype.type(_TANH_BETA) * (a + a.dtype.type(_TANH_KAPPA) * (a * a * a))
+        return a.dtype.type(0.5) * a * (1 + np.tanh(inner))
+    erf = _erf(a * a.dtype.type(_SQRT1_2))
+    if a.dtype != np.float32:
+        return a * 0.5 * (1 + erf)
+    # float32, as PyTorch's kernel: x/2 * erf + x/2 in one rounding (a fused multiply-add, done here in float64),
+    # which is +0. where erf rounds to -1
+    half = a * np.float32(0.5)
+    return (half.astype(np.float64) * erf + half).astype(np.float32)
+
+
+def _gelu_slope(a: np.ndarray, approximate: str) -> np.ndarray:
+    """gelu'(x) = Phi(x) + x * phi(x) (phi the normal density), or the tanh form's derivative."""
+    c = a.dtype.type
+    if approximate == "tanh":
+        a2 = a * a
+        th = np.tanh(c(_TANH_BETA) * (a + c(_TANH_KAPPA) * (a2 * a)))
+        d_inner = c(_TANH_BETA) * (1 + c(3) * c(_TANH_KAPPA) * a2)
+        return c(0.5) * (1 + th) + c(0.5) * a * (1 - th * th) * d_inner
+    cdf = c(0.5) * (1 + _erf(a * c(_SQRT1_2)))
+    pdf = c(_PDF_SCALE) * np.exp(a * a * c(-0.5))
+    return cdf + a * pdf
+
+
+class Gelu(Function):
+    """The Gaussian Error Linear Unit, the activation of transformers (BERT, GPT):
+
+        gelu(x) = x * Phi(x) = x/2 * (1 + erf(x / sqrt 2))        Phi: the normal distribution's CDF
+
+    x weighted by how likely a standard normal sample is to be below it: near x for large x, near 0 for very
+    negative x, smooth in between (and slightly negative, with a minimum of -0.17 at x = -0.75).
+    ``approximate='tanh'`` uses the older approximation x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x**3))).
+
+        dx = g * (Phi(x) + x phi(x))          phi(x) = e^(-x**2/2) / sqrt(2 pi), the normal density
+    """
+
+    node_name = "GeluBackward0"
+    saved_names = ("self",)  # (and _saved_approximate)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, approximate: str) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "GeluKernelImpl")
+        ctx.save_for_backward(x)
+        ctx._saved_approximate = approximate
+        return _gelu_values(x._array, approximate)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return GeluBackward.apply(g, x, ctx._saved_approximate), None
+
+
+class GeluBackward(Function):
+    """gelu's gradient ``g * gelu'(x)`` as an op (PyTorch's ``gelu_backward``). Linear in g (d/dg is this op
+    again); in x, ``gg * g * gelu''(x)``, written with tensor ops so that it can be differentiated once more:
+
+        gelu''(x) = phi(x) (2 - x**2)                                           (exact form)
+        gelu''(x) = (1 - T**2) (u' + x/2 (u'' - 2 T u'**2))   T = tanh u, u = sqrt(2/pi) (x + 0.044715 x**3)
+    """
+
+    node_name = "GeluBackwardBackward0"
+    saved_names = ("grad_output", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x: Tensor, approximate: str) -> np.ndarray:
+        ctx.save_for_backward(g, x)
+        ctx._saved_approximate = approximate
+        return g._array * _gelu_slope(x._array, approximate)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x = ctx.saved_tensors
+        approximate = ctx._saved_approximate
+        dg = GeluBackward.apply(gg, x, approximate) if ctx.needs_input_grad[0] else None
+        dx = None
+        if ctx.needs_input_grad[1]:
+            x2 = x * x
+            if approximate == "tanh":
+                th = ((x + x2 * x * _TANH_KAPPA) * _TANH_BETA).tanh()
+                du = (x2 * (3 * _TANH_KAPPA) + 1) * _TANH_BETA
+                ddu = x * (6 * _TANH_KAPPA * _TANH_BETA)
+                curvature = (1 - th * th) * (du + x * 0.5 * (ddu - th * du * du * 2))
+            else:
+                pdf = (x2 * -0.5).exp() * _PDF_SCALE
+                curvature = pdf * 2 - x2 * pdf
+            dx = gg * g * curvature
+        return dg, dx, None
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """x * Phi(x), Phi the standard normal CDF (see :class:`Gelu`); ``approximate='tanh'`` for the tanh form."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    return Gelu.apply(input, approximate)
+
+
+class Silu(Function):
+    """The Sigmoid Linear Unit (also called swish): x times its own sigmoid, ``silu(x) = x * s(x) = x / (1 + e^-x)``.
+    Smooth like gelu, and close to it.
+
+        dx = g * (s + x s (1 - s)) = g * s * (1 + x (1 - s))          s = sigmoid(x)
+    """
+
+    node_name = "SiluBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "silu_cpu")
+        ctx.save_for_backward(x)
+        a = x._array
+        return a / (1 + np.exp(-a))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        s = x.sigmoid()
+        return g * s * (x * (1 - s) + 1)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x) (see :class:`Silu`)."""
+    if inplace:
+        return _inplace(input, Silu.apply)
+    return Silu.apply(input)
+
+
+class Softplus(Function):
+    """A smooth relu: ``softplus(x) = log(1 + e^(beta x)) / beta``. Where ``beta x > threshold`` it is x itself
+    (log(1 + e^20) and 20 differ by 2e-9, below float32's resolution there; and e^(beta x) would overflow
+    for beta x > 88).
+
+        dx = g * sigmoid(beta x)        (= g where beta x > threshold)
+    """
+
+    node_name = "SoftplusBackward0"
+    saved_names = ("self",)  # (and _saved_beta, _saved_threshold)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, beta: float, threshold: float) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "softplus_cpu")
+        ctx.save_for_backward(x)
+        ctx._saved_beta, ctx._saved_threshold = beta, threshold
+        a = x._array
+        bx = a * a.dtype.type(beta)
+        return np.where(bx > threshold, a, np.log1p(np.exp(bx)) / a.dtype.type(beta))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return SoftplusBackward.apply(g, x, ctx._saved_beta, ctx._saved_threshold), None, None
+
+
+class SoftplusBackward(Function):
+    """softplus's gradient ``g * z / (z + 1)``, z = e^(beta x) (g itself past the threshold), as an op
+    (PyTorch's ``softplus_backward``). Linear in g; in x, ``gg * g * beta s (1 - s)`` with s = sigmoid(beta x)
+    (0 where beta x >= threshold)."""
+
+    node_name = "SoftplusBackwardBackward0"
+    saved_names = ("grad_output", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x: Tensor, beta: float, threshold: float) -> np.ndarray:
+        ctx.save_for_backward(g, x)
+        ctx._saved_beta, ctx._saved_threshold = beta, threshold
+        a, b = x._array, g._array
+        bx = a * a.dtype.type(beta)
+        z = np.exp(bx)
+        return np.where(bx > threshold, b, b * z / (z + 1))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x = ctx.saved_tensors
+        beta, threshold = ctx._saved_beta, ctx._saved_threshold
+        dg = SoftplusBackward.apply(gg, x, beta, threshold) if ctx.needs_input_grad[0] else None
+        dx = None
+        if ctx.needs_input_grad[1]:
+            bx = x * beta
+            s = bx.sigmoid()
+            below = _wrap((bx._array < threshold).astype(x._array.dtype))
+            dx = gg * g * (1 - s) * s * below * beta
+        return dg, dx, None, None
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + e^(beta x)) / beta, a smooth relu (see :class:`Softplus`)."""
+    return Softplus.apply(input, beta, threshold)
+
+
+class Elu(Function):
+    """The Exponential Linear Unit: x for x > 0, ``alpha * (e^x - 1)`` below: a relu whose negative side
+    bends smoothly down to -alpha, so negative inputs keep a gradient.
+
+        dx = g                  for x > 0
+        dx = g * alpha e^x      for x <= 0    (= g * (out + alpha))
+    """
+
+    node_name = "EluBackward0"
+    saved_names = ("self",)  # (and _saved_alpha, _saved_scale, _saved_input_scale)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, alpha: float) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "elu_cpu")
+        ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale = alpha, 1, 1
+        a = x._array
+        out = np.where(a > 0, a, np.expm1(a) * a.dtype.type(alpha))
+        ctx.save_for_backward(x if ctx._forward_cls is Elu else _wrap(out))
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (saved,) = ctx.saved_tensors
+        return EluBackward.apply(g, saved, ctx._saved_alpha, ctx._forward_cls is not Elu), None
+
+
+class EluOfResult(Elu):
+    """elu computed in place (``F.elu(x, inplace=True)``): x is overwritten, so the gradient is computed from
+    the result instead, alpha e^x = out + alpha (PyTorch's second formula, EluBackward1)."""
+
+    node_name = "EluBackward1"
+    saved_names = ("result",)
+
+
+class EluBackward(Function):
+    """elu's gradient as an op (PyTorch's ``elu_backward``): g where x > 0, ``g * alpha e^x`` elsewhere
+    (from the result: ``g * (out + alpha)``). Linear in g; in x, ``gg * g * alpha e^x`` where x <= 0, else 0."""
+
+    node_name = "EluBackwardBackward0"
+    saved_names = ("grad_output", "self_or_result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, saved: Tensor, alpha: float, is_result: bool) -> np.ndarray:
+        ctx.save_for_backward(g, saved)
+        ctx._saved_alpha, ctx.is_result = alpha, is_result
+        a, b, al = saved._array, g._array, saved._array.dtype.type(alpha)
+        return np.where(a <= 0, b * (a + al) if is_result else b * al * np.exp(a), b)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, saved = ctx.saved_tensors
+        alpha = ctx._saved_alpha
+        dg = EluBackward.apply(gg, saved, alpha, ctx.is_result) if ctx.needs_input_grad[0] else None
+        dsaved = None
+        if ctx.needs_input_grad[1]:
+            # d/dx of g alpha e^x is g alpha e^x; d/d(out) of g (out + alpha) is g. Both 0 on the linear side
+            # and, as PyTorch defines it, at 0 itself (its mask is x < 0, where the forward's is x <= 0).
+            negative = _wrap((saved._array < 0).astype(saved._array.dtype))
+            ggg = gg * g if ctx.is_result else EluBackward.apply(gg * g, saved, alpha, False)
+            dsaved = ggg * negative
+        return dg, dsaved, None, None
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x for x > 0, alpha (e^x - 1) below (see :class:`Elu`)."""
+    if inplace:
+        return _inplace(input, lambda s: EluOfResult.apply(s, alpha))
+    return Elu.apply(input, alpha)
+
+
+class Hardtanh(Function):
+    """x clamped to [min_val, max_val]: a piecewise-linear tanh. ``relu6`` is hardtanh(x, 0, 6).
+
+        dx = g  strictly inside (min_val, max_val),  0 at and beyond the bounds
+    """
+
+    node_name = "HardtanhBackward0"
+    saved_names = ("self",)  # (and _saved_min_val, _saved_max_val)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, min_val: float, max_val: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_min_val, ctx._saved_max_val = min_val, max_val
+        a = x._array
+        if a.dtype.kind != "f":
+            return np.clip(a, math.ceil(min_val), math.floor(max_val)).astype(a.dtype)
+        return np.clip(a, a.dtype.type(min_val), a.dtype.type(max_val))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return HardtanhBackward.apply(g, x, ctx._saved_min_val, ctx._saved_max_val), None, None
+
+
+class HardtanhBackward(Function):
+    """hardtanh's gradient as an op (PyTorch's ``hardtanh_backward``): g strictly between the bounds, 0
+    elsewhere (masked, so an infinite g gives 0 there). Linear in g; its derivative in x is 0."""
+
+    node_name = "HardtanhBackwardBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, min_val: float, max_val: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_min_val, ctx._saved_max_val = min_val, max_val
+        a, b = x._array, g._array
+        return np.where((a <= min_val) | (a >= max_val), b.dtype.type(0), b)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        dg = HardtanhBackward.apply(gg, x, ctx._saved_min_val, ctx._saved_max_val) if ctx.needs_input_grad[0] \
+            else None
+        return dg, (_wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None), None, None
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """x clamped to [min_val, max_val] (see :class:`Hardtanh`)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _inplace(input, lambda s: Hardtanh.apply(s, min_val, max_val))
+    return Hardtanh.apply(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x, 0), 6): a relu capped at 6, recorded as hardtanh(x, 0, 6) (HardtanhBackward0)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+class LogSigmoid(Function):
+    """log(sigmoid(x)) = -log(1 + e^-x), computed as ``min(x, 0) - log(1 + e^-|x|)`` so that neither
+    exponential overflows: log_sigmoid(-100) is -100, not log(0) = -inf.
+
+        dx = g * (1 - sigmoid(x)) = g * sigmoid(-x)
+    """
+
+    node_name = "LogSigmoidBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "log_sigmoid_cpu")
+        ctx.save_for_backward(x)
+        a = x._array
+        return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return LogSigmoidBackward.apply(g, x)
+
+
+class LogSigmoidBackward(Function):
+    """log_sigmoid's gradient as an op (PyTorch's ``log_sigmoid_backward``), stable for large |x|:
+    ``g * (1[x < 0] -+ z / (1 + z))`` with z = e^-|x| (+ for x >= 0). Linear in g; in x,
+    ``gg * g * s (s - 1)`` with s = sigmoid(x) (the derivative of 1 - s)."""
+
+    node_name = "LogSigmoidBackwardBackward0"
+    saved_names = ("grad_output", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(g, x)
+        a = x._array
+        negative = a < 0
+        z = np.exp(-np.abs(a))
+        return g._array * (negative.astype(a.dtype) - np.where(negative, 1, -1).astype(a.dtype) * (z / (1 + z)))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x = ctx.saved_tensors
+        dg = LogSigmoidBackward.apply(gg, x) if ctx.needs_input_grad[0] else None
+        if not ctx.needs_input_grad[1]:
+            return dg, None
+        s = x.sigmoid()
+        return dg, gg * g * (s - 1) * s
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)), computed stably (see :class:`LogSigmoid`)."""
+    return LogSigmoid.apply(input)

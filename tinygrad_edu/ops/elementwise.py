@@ -44,10 +44,10 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import number_dtype, result_type, wrapped_result_type
+from .._dtype import LEGACY_NAMES, from_numpy, number_dtype, result_type, wrapped_result_type
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
-from .shape import sum_to
+from .shape import broadcast_shapes, sum_to
 
 # IEEE arithmetic, as in PyTorch: 1/0 = inf, 0 * inf = nan, exp(1000) = inf, log(-1) = nan, all silently (numpy
 # would warn about each). Forwards that can meet these run under ``@ieee``; neg, abs, sign, relu, clamp and tanh
@@ -380,6 +380,97 @@ class Sqrt(Function):
         return g / (2 * result)
 
 
+class Rsqrt(Function):
+    """1 / sqrt x, the reciprocal square root.  out = x**-1/2, so dx = g * -1/2 x**-3/2 = -g/2 * out**3."""
+
+    node_name = "RsqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        a = _float(x._array)
+        result = _wrap(1 / np.sqrt(a))  # rsqrt(0) = inf, rsqrt(-0.) = -inf, rsqrt(-1) = nan
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return g * -0.5 * result ** 3
+
+
+class Log1p(Function):
+    """ln(1 + x), accurate for tiny x: ``log(1 + 1e-10)`` in float32 is log(1) = 0 (1 + 1e-10 rounds to 1),
+    ``log1p(1e-10)`` is 1e-10.  dx = g / (1 + x)."""
+
+    node_name = "Log1PBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.log1p(_float(x._array))  # log1p(-1) = -inf, log1p(-2) = nan
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (x + 1)
+
+
+class Expm1(Function):
+    """e**x - 1, accurate for tiny x (where e**x rounds to 1 and the difference to 0).
+    dx = g * e**x = g * (out + 1)."""
+
+    node_name = "Expm1Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        result = _wrap(np.expm1(_float(x._array)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return g * (result + 1)
+
+
+class Log2(Function):
+    """log2 x = ln x / ln 2.  dx = g / (x ln 2)."""
+
+    node_name = "Log2Backward0"
+    saved_names = ("self",)
+    ln_base = 0.6931471805599453  # ln 2
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.log2(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (x * ctx._forward_cls.ln_base)
+
+
+class Log10(Log2):
+    """log10 x = ln x / ln 10.  dx = g / (x ln 10)."""
+
+    node_name = "Log10Backward0"
+    ln_base = 2.302585092994046  # ln 10
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.log10(_float(x._array))
+
+
 class Abs(Function):
     node_name = "AbsBackward0"
     saved_names = ("self",)
@@ -437,6 +528,116 @@ class Cos(Function):
     def backward(ctx: Any, g: Tensor) -> Tensor:
         (x,) = ctx.saved_tensors
         return -g * x.sin()
+
+
+class Tan(Function):
+    """tan x = sin x / cos x.  d/dx tan x = 1 / cos**2 x = 1 + tan**2 x, so dx = g * (1 + out**2)."""
+
+    node_name = "TanBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        result = _wrap(np.tan(_float(x._array)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return g * (result * result + 1)
+
+
+class Atan(Function):
+    """arctan x, the angle in (-pi/2, pi/2) whose tangent is x.  dx = g / (1 + x**2)."""
+
+    node_name = "AtanBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.arctan(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (x * x + 1)
+
+
+class Asin(Function):
+    """arcsin x for x in [-1, 1] (nan outside).  dx = g / sqrt(1 - x**2): infinite at x = +-1, where the
+    curve stands vertical."""
+
+    node_name = "AsinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.arcsin(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * (1 - x * x).rsqrt()
+
+
+class Acos(Function):
+    """arccos x = pi/2 - arcsin x, so its derivative is arcsin's negated:  dx = -g / sqrt(1 - x**2)."""
+
+    node_name = "AcosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.arccos(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * -(1 - x * x).rsqrt()
+
+
+class Sinh(Function):
+    """sinh x = (e**x - e**-x) / 2.  Its derivative is cosh x (and cosh's is sinh):  dx = g * cosh x."""
+
+    node_name = "SinhBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.sinh(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * x.cosh()
+
+
+class Cosh(Function):
+    """cosh x = (e**x + e**-x) / 2, the shape of a hanging chain.  dx = g * sinh x."""
+
+    node_name = "CoshBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return np.cosh(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * x.sinh()
 
 
 class Tanh(Function):
@@ -689,3 +890,185 @@ def remainder(x: Any, y: Any) -> Tensor:
     if isinstance(y, Tensor):
         return NotDifferentiable.apply("remainder", x, y)
     raise TypeError(f"remainder(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+
+
+# ------------------------------------------------------------------------------------------------ rounding
+def _zero_gradient(g: Tensor) -> Tensor:
+    """The gradient of a function that is flat wherever it has a derivative (floor, round ...): zeros, as a
+    constant with no history, as PyTorch returns (``g * 0`` would give nan for an infinite g, and -0. for a
+    negative one)."""
+    return _wrap(np.zeros_like(g._array))
+
+
+def _check_float_kernel(a: np.ndarray, kernel: str) -> None:
+    """The error PyTorch gives for an op it implements for floating-point tensors only."""
+    if a.dtype.kind != "f":
+        name = LEGACY_NAMES[from_numpy(a.dtype)].removesuffix("Tensor")  # "Long", "Bool" ...
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{name}'")
+
+
+class Floor(Function):
+    """The largest whole number not above x: floor(2.7) = 2, floor(-2.7) = -3. A staircase: flat between
+    the integers (dx = 0 there) and with no derivative at them; PyTorch gives 0 everywhere."""
+
+    node_name = "FloorBackward0"
+    rounding = staticmethod(np.floor)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        a = x._array
+        if a.dtype == np.bool_:  # PyTorch rounds integers (a copy) but not bools
+            _check_float_kernel(a, ctx._forward_cls.node_name.removesuffix("Backward0").lower() + "_vml_cpu")
+        # an integer is already whole: the same numbers, the same dtype
+        return a.copy() if a.dtype.kind != "f" else ctx._forward_cls.rounding(a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return _zero_gradient(g)
+
+
+class Ceil(Floor):
+    """The smallest whole number not below x: ceil(2.1) = 3, ceil(-2.7) = -2.  dx = 0."""
+
+    node_name = "CeilBackward0"
+    rounding = staticmethod(np.ceil)
+
+
+class Trunc(Floor):
+    """x with its fractional part dropped, rounding toward 0: trunc(2.7) = 2, trunc(-2.7) = -2.  dx = 0."""
+
+    node_name = "TruncBackward0"
+    rounding = staticmethod(np.trunc)
+
+
+class Round(Floor):
+    """The nearest whole number, halves to the even one (banker's rounding, as numpy and PyTorch):
+    round(0.5) = 0, round(1.5) = 2, round(2.5) = 2.  dx = 0."""
+
+    node_name = "RoundBackward0"
+    rounding = staticmethod(np.rint)
+
+
+class RoundDecimals(Function):
+    """x rounded to ``decimals`` decimal places (negative: to tens, hundreds ...), computed as PyTorch
+    does, in the tensor's own precision: ``rint(x * 10**d) / 10**d`` (``rint(x / 10**-d) * 10**-d`` for
+    d < 0). Halves go to even, and a float32 x is not exactly the decimal it prints as: 0.15 is
+    0.1500000059604644775390625, so it rounds to 0.2.  dx = 0."""
+
+    node_name = "RoundBackward1"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, decimals: int) -> np.ndarray:
+        a = x._array
+        _check_float_kernel(a, "round_cpu")
+        ctx._saved_decimals = decimals
+        scale = a.dtype.type(10.0 ** abs(decimals))
+        return np.rint(a * scale) / scale if decimals >= 0 else np.rint(a / scale) * scale
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _zero_gradient(g), None
+
+
+class Frac(Function):
+    """The fractional part, with x's sign: frac(x) = x - trunc(x), frac(2.5) = 0.5, frac(-2.5) = -0.5.
+    Between the integers it is x minus a constant:  dx = g."""
+
+    node_name = "FracBackward0"
+
+    @staticmethod
+    @ieee  # frac(inf) = inf - inf = nan
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        a = x._array
+        _check_float_kernel(a, "frac_cpu")
+        return a - np.trunc(a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return g
+
+
+def round_to(x: Tensor, *, decimals: int | None = None) -> Tensor:
+    """``x.round()``: the nearest whole number (RoundBackward0); ``x.round(decimals=d)``: d decimal places
+    (RoundBackward1, PyTorch's other formula, chosen even for d = 0)."""
+    if decimals is None:
+        return Round.apply(x)
+    if not isinstance(decimals, (int, np.integer)) or isinstance(decimals, bool):
+        raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
+    return RoundDecimals.apply(x, int(decimals))
+
+
+# ------------------------------------------------------------------------------------------------ masked_fill
+class MaskedFillScalar(Function):
+    """``x.masked_fill(mask, v)`` with v a number: v where the (bool) mask holds, x elsewhere. The filled
+    places no longer depend on x:  dx = g with 0 where mask holds (``g.masked_fill(mask, 0)``)."""
+
+    node_name = "MaskedFillBackward0"
+    saved_names = ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, mask: Tensor, value: Any) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        ctx.meta = x._array.shape
+        a, m = x._array, mask._array
+        shape = np.broadcast_shapes(a.shape, m.shape)
+        return np.where(m, np.asarray(value).astype(a.dtype), np.broadcast_to(a, shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (mask,) = ctx.saved_tensors
+        return sum_to(MaskedFill.apply(g, mask._array), ctx.meta), None, None
+
+
+class MaskedFillTensor(Function):
+    """``x.masked_fill(mask, v)`` with v a 0-d tensor: as with a number for x, and v, copied into every
+    masked place, collects their gradients:  dv = sum of g where mask holds."""
+
+    node_name = "MaskedFillBackward1"
+    saved_names = ("mask",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, mask: Tensor, value: Tensor) -> np.ndarray:
+        ctx.save_for_backward(mask)
+        ctx.meta = (x._array.shape, value._array.dtype)
+        a, m = x._array, mask._array
+        shape = np.broadcast_shapes(a.shape, m.shape)
+        return np.where(m, value._array.astype(a.dtype), np.broadcast_to(a, shape))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (mask,) = ctx.saved_tensors
+        m = np.broadcast_to(mask._array, g._array.shape)
+        dx = sum_to(MaskedFill.apply(g, m), ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dv = g[_wrap(m)].sum().to(ctx.meta[1]) if ctx.needs_input_grad[2] else None
+        return dx, None, dv
+
+
+# How PyTorch's messages name a dtype by its C++ type.
+_C_TYPE_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+                 "uint8": "unsigned char", "float32": "float", "float64": "double", "float16": "c10::Half"}
+
+
+def masked_fill(x: Tensor, mask: Any, value: Any) -> Tensor:
+    """``x.masked_fill(mask, value)``: ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True,
+    x elsewhere. The mask broadcasts against x (a row mask can blank whole columns)."""
+    if not isinstance(mask, Tensor) or not isinstance(value, (Tensor, int, float, bool, np.number, np.bool_)):
+        names = ", ".join(type(a).__name__ for a in (mask, value))
+        marked = ", ".join(type(a).__name__ if ok else f"!{type(a).__name__}!" for a, ok in
+                           ((mask, isinstance(mask, Tensor)), (value, isinstance(value, Tensor))))
+        raise TypeError(f"masked_fill() received an invalid combination of arguments - got ({names}), but expected "
+                        f"one of:\n * (Tensor mask, Tensor value)\n      didn't match because some of the arguments "
+                        f"have invalid types: ({marked})\n * (Tensor mask, Number value)\n      didn't match because "
+                        f"some of the arguments have invalid types: ({marked})\n")
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{_C_TYPE_NAMES.get(mask._array.dtype.name, mask._array.dtype.name)}")
+    if isinstance(value, Tensor) and value._array.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value._array.ndim} dimension(s).")
+    if mask._array.shape != x._array.shape:
+        broadcast_shapes(mask._array.shape, x._array.shape)  # PyTorch's error if they do not broadcast
+    if isinstance(value, Tensor):
+        return MaskedFillTensor.apply(x, mask, value)
+    return MaskedFillScalar.apply(x, mask, value)

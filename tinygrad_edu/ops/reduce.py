@@ -628,3 +628,49 @@ class Cumsum(Function):
 def cumsum(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """``x.cumsum(dim)``: running totals along dim. Integers (and bools) give int64, as in PyTorch."""
     return Cumsum.apply(x if dtype is None else x.to(dtype), dim)
+
+
+# ------------------------------------------------------------------------------------------------ logsumexp
+class Logsumexp(Function):
+    """``log(sum e^x)`` along dims: a smooth maximum (it is within log n of max x), the normaliser of
+    log_softmax. Computed as ``m + log(sum e^(x - m))`` with m the max, so that e^x cannot overflow (an
+    infinite m is left out of the shift: inf - inf would be nan).
+
+    Its derivative is softmax:  dx = g * e^(x - out)  (g and out lined up with x along the reduced dims).
+    """
+
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    @ieee  # log 0 = -inf for an empty or all -inf row, silently, as in PyTorch
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+        a = x._array if x._array.dtype.kind == "f" else x._array.astype(np.float32)
+        ctx._saved_dim, ctx._saved_keepdim = dims, keepdim
+        if a.size:
+            m = np.asarray(a.max(axis=dims, keepdims=True))
+            m[np.isinf(m)] = 0
+        else:
+            m = np.zeros(_kept_shape(a.shape, dims), dtype=a.dtype)
+        out = np.log(np.exp(a - m).sum(axis=dims, keepdims=True)) + m
+        result = _wrap(out if keepdim else out.reshape([n for i, n in enumerate(out.shape) if i not in dims]))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        if not ctx._saved_keepdim:
+            kept = _kept_shape(x._array.shape, ctx._saved_dim)
+            g, result = g.reshape(kept), result.reshape(kept)
+        return g * (x - result).exp(), None, None
+
+
+def logsumexp(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
+    """``x.logsumexp(dim)``: log(sum e^x) along dim, without overflow (see :class:`Logsumexp`)."""
+    if dim is None:  # required, as in PyTorch (whose message this is)
+        raise TypeError('logsumexp() missing 1 required positional arguments: "dim"')
+    if x._array.ndim == 0:  # a single number: dim 0 (or -1) names it, and there is nothing to sum
+        _dims(dim, 1)
+        return Logsumexp.apply(x, (), keepdim)
+    return Logsumexp.apply(x, _dims(dim, x._array.ndim), keepdim)
