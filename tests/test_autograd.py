@@ -952,6 +952,35 @@ def test_saved_tensors_hooks_see_every_saved_tensor_and_every_use() -> None:
                      []))
 
 
+def test_saved_tensors_hooks_pack_in_pytorchs_order() -> None:
+    """A pack hook sees the saved tensors in PyTorch's order: products, quotients, powers, maximum/minimum and
+    mm pack their second operand first."""
+
+    def run(lib: ModuleType) -> str:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = lib.tensor([3.0, 4.0], requires_grad=True)
+        m = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        n = lib.tensor([[5.0, 6.0], [7.0, 8.0]], requires_grad=True)
+        names = {id(x): "x", id(y): "y", id(m): "m", id(n): "n"}
+        lines = []
+        for name, op in [("x * y", lambda: x * y), ("x / y", lambda: x / y), ("x ** y", lambda: x ** y),
+                         ("maximum", lambda: lib.maximum(x, y)), ("minimum", lambda: lib.minimum(x, y)),
+                         ("m @ n", lambda: m @ n), ("m @ x", lambda: m @ x), ("x.exp() * y", lambda: x.exp() * y)]:
+            order: list[str] = []
+
+            def pack(t: Any, order: list = order) -> Any:
+                order.append(names.get(id(t), "result"))
+                return t
+
+            with lib.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+                op()
+            lines.append(f"{name}: {' '.join(order)}")
+        return "; ".join(lines)
+
+    as_pytorch(run, (None, repr("x * y: y x; x / y: y x; x ** y: y x result; maximum: y x; minimum: y x; m @ n: n m; "
+                                "m @ x: m x; x.exp() * y: result y result"), []))
+
+
 def test_saved_tensors_hooks_own_the_value_no_version_check() -> None:
     """A pack hook that copies protects against later in-place changes; one that keeps the tensor itself
     lets them through unnoticed (no version check with hooks, as in PyTorch)."""

@@ -201,6 +201,9 @@ class Function(metaclass=FunctionMeta):
     saved_names: tuple[str, ...] = ()
     #: True for ops whose output shares the first input's storage (view, transpose, indexing...)
     is_view = False
+    #: the order in which saved-tensor hooks see the saved tensors, when not save_for_backward's (PyTorch packs
+    #: a product's second operand first, for instance)
+    pack_order: tuple[int, ...] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so you "
@@ -324,6 +327,17 @@ def _alias(t: Tensor) -> Tensor:
     return out
 
 
+def _packed(tensors: tuple, results: tuple | list, order: tuple[int, ...] | None) -> tuple:
+    """The saved tensors, packed by the saved-tensor hooks in ``order`` (the op's ``pack_order``): a pack hook
+    can see the order, and it is PyTorch's."""
+    packed: list[PackedSavedTensor | None] = [None] * len(tensors)
+    for i in order or range(len(tensors)):
+        t = tensors[i]
+        if t is not None:
+            packed[i] = PackedSavedTensor(t, _is_one_of(t, results))
+    return tuple(packed)
+
+
 def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     """Link the node ``ctx`` into the graph: one edge per tensor argument (numbers, dims... get none), and
     the tensors forward saved, each with its version now."""
@@ -334,8 +348,10 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._check_shapes:  # a learner's Function: the gradients its backward returns will be checked against these
         ctx._input_meta = tuple((a._array.shape, a._array.dtype) for a in args if isinstance(a, Tensor))
     if ctx._to_save:
-        saved = PackedSavedTensor if SAVED_TENSOR_HOOKS else SavedTensor  # (inside saved_tensors_hooks: packed)
-        ctx._saved = tuple([None if t is None else saved(t, _is_one_of(t, results)) for t in ctx._to_save])
+        if SAVED_TENSOR_HOOKS:  # inside saved_tensors_hooks: each tensor packed by the hook
+            ctx._saved = _packed(ctx._to_save, results, ctx._forward_cls.pack_order)
+        else:
+            ctx._saved = tuple([None if t is None else SavedTensor(t, _is_one_of(t, results)) for t in ctx._to_save])
         ctx._to_save = ()
     if GradMode.anomaly:  # for the "Error detected in ..." warning, should backward fail
         ctx._forward_stack = traceback.extract_stack()

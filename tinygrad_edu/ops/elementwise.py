@@ -137,6 +137,7 @@ class Rsub(Function):
 class Mul(Function):
     node_name = "MulBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     @ieee
@@ -157,6 +158,7 @@ class Mul(Function):
 class Div(Function):
     node_name = "DivBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     @ieee
@@ -250,6 +252,7 @@ class PowTensor(Function):
 
     node_name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
+    pack_order = (1, 0, 2)  # the exponent first, as PyTorch packs them
 
     @staticmethod
     @ieee

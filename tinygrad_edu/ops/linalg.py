@@ -104,6 +104,7 @@ class Mv(Function):
 class Mm(Function):
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
+    pack_order = (1, 0)  # mat2 first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:

@@ -68,6 +68,7 @@ def where(condition: Tensor, x: Any, y: Any) -> Tensor:
 class Maximum(Function):
     node_name = "MaximumBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
     _pick = staticmethod(np.greater)
     _op = staticmethod(np.maximum)
 
