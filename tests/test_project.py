@@ -83,7 +83,7 @@ def test_ruff_clean() -> None:
 # the Tensor knows no ops, the autograd machinery knows no particular op, nn and optim sit on top.
 LAYERS = [
     {"_dtype", "_printing", "_mode", "_device"},
-    {"_tensor", "autograd.grad_mode"},
+    {"_tensor", "autograd.grad_mode", "_serialization"},
     {"autograd.graph", "autograd.function", "autograd.engine", "autograd.gradcheck", "autograd"},
     {"ops", "_tensor_ops", "_creation", "_functions"},
     {"nn", "optim"},

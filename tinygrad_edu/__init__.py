@@ -63,6 +63,7 @@ from ._dtype import (
 from ._functions import *  # noqa: F403  (torch.exp, torch.sum, torch.matmul ...)
 from ._functions import __all__ as _function_names
 from ._printing import set_printoptions
+from ._serialization import load, save
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import (
     enable_grad,
