@@ -749,3 +749,13 @@ def test_nll_gradient_is_an_op_under_create_graph() -> None:
 
     text = as_pytorch(second)[1]
     assert "grad_fn=<NllLossBackwardBackward0>" in text and text.endswith("NllLoss2DBackwardBackward0'")
+
+
+def test_linear_refuses_a_mismatched_dtype() -> None:
+    """A float32 batch into a float64 layer is PyTorch's error, not a silent promotion (with a bias the product
+    is addmm, without one mm: PyTorch words them differently)."""
+    for bias, message in ((True, "mat1 and mat2 must have the same dtype, but got Float and Double"),
+                          (False, "expected m1 and m2 to have the same dtype, but got: float != double")):
+        for shape in ((1, 2), (2,)):
+            raises(lambda lib, bias=bias, shape=shape: lib.nn.Linear(2, 2, bias=bias).double()(lib.ones(*shape)),
+                   RuntimeError, message)

@@ -165,6 +165,8 @@ class Addmm(Function):
         _check(a.ndim == 2 and b.ndim == 2, "mat1 and mat2 must be matrices")
         if a.shape[1] != b.shape[0]:  # (`if`, not _check: the message would be formatted on every call)
             raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and {_shape_str(b)})")
+        if a.dtype != b.dtype:  # (a float32 batch into a float64 layer, say)
+            raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(a)} and {_short(b)}")
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         ctx.bias_shape = bias._array.shape
         ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mat2_grad)
