@@ -585,3 +585,26 @@ def test_negating_a_mask_says_to_use_not() -> None:
     raises(lambda lib: -lib.tensor([True, False]), RuntimeError,
            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
            "the `~` or `logical_not()` operator instead.")
+
+
+def test_pytorchs_words_for_three_more_mistakes() -> None:
+    """requires_grad set to a non-bool; an index out of range (PyTorch names the key's place in the index);
+    nested lists that are not a grid (PyTorch names the first list of the wrong length)."""
+
+    def set_flag(lib: ModuleType) -> None:
+        lib.tensor([1.0]).requires_grad = 1
+
+    raises(set_flag, RuntimeError, "requires_grad must be a bool")
+    raises(lambda lib: lib.tensor([1.0]).requires_grad_(1), TypeError,
+           "requires_grad_(): argument 'requires_grad' (position 1) must be bool, not int")
+    for key, message in (((0, 5), "index 5 is out of bounds for dimension 1 with size 3"),
+                         ((..., 9), "index 9 is out of bounds for dimension 1 with size 4"),
+                         ((None, 0, 9), "index 9 is out of bounds for dimension 2 with size 3")):
+        raises(lambda lib, key=key: lib.ones(2, 3, 4)[key], IndexError, message)
+    for data, kind, message in (([[1, 2], [3]], ValueError, "expected sequence of length 2 at dim 1 (got 1)"),
+                                ([[[1, 2], [3, 4]], [[1, 2], [3]]], ValueError,
+                                 "expected sequence of length 2 at dim 2 (got 1)"),
+                                ([1, [2]], TypeError, "'list' object cannot be interpreted as an integer"),
+                                ([1.5, [2]], TypeError, "must be real number, not list"),
+                                ([[1, 2], 3], TypeError, "not a sequence")):
+        raises(lambda lib, data=data: lib.tensor(data), kind, message)

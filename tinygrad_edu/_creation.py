@@ -78,6 +78,32 @@ def _size(size: Sequence[Any]) -> tuple[int, ...]:
     return tuple(int(s) for s in size)
 
 
+def _check_rectangular(data: Any) -> None:
+    """Nested lists make a tensor only if they form a grid. The expected lengths come from the first element
+    at each depth (``[[1, 2], [3]]``: 2 rows of 2); report the first list that differs, in PyTorch's words."""
+    sizes = []
+    first = data
+    while isinstance(first, (list, tuple)):
+        sizes.append(len(first))
+        first = first[0] if first else None
+
+    def check(item: Any, dim: int) -> None:
+        if dim == len(sizes):  # a number is expected here
+            if isinstance(item, (list, tuple)):
+                raise TypeError(f"'{type(item).__name__}' object cannot be interpreted as an integer"
+                                if isinstance(first, (int, np.integer)) else
+                                f"must be real number, not {type(item).__name__}")
+            return
+        if not isinstance(item, (list, tuple)):
+            raise TypeError("not a sequence")
+        if len(item) != sizes[dim]:
+            raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(item)})")
+        for sub in item:
+            check(sub, dim + 1)
+
+    check(data, 0)
+
+
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
@@ -93,6 +119,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
         try:
             array = np.array(_unwrap(data))
         except ValueError as e:
+            _check_rectangular(data)  # says where the nested lists stop being a grid, as PyTorch does
             raise ValueError(f"expected sequence of equal lengths: {e}") from None
         if array.dtype.kind not in "biuf":
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")

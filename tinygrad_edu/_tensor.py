@@ -196,6 +196,8 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         # PyTorch's attribute and method word their refusals differently; we keep both texts.
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None and value:
             raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         if value and self._array.dtype.kind not in "fc":
@@ -204,6 +206,9 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Turn gradient tracking on or off for a leaf, in place (returns the tensor)."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{type(requires_grad).__name__}")
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(

@@ -508,7 +508,7 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     if n_real > x._array.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x._array.ndim}")
     out, dim = x, 0
-    for k in keys:
+    for position, k in enumerate(keys):
         if k is Ellipsis:
             dim += x._array.ndim - n_real
         elif k is None:
@@ -520,8 +520,8 @@ def getitem(x: Tensor, key: Any) -> Tensor:
             dim += 1
         else:
             size = out._array.shape[dim]
-            if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+            if not -size <= k < size:  # (PyTorch's message counts the key's place in the index, not dimensions)
+                raise IndexError(f"index {k} is out of bounds for dimension {position} with size {size}")
             out = Select.apply(out, (slice(None),) * dim + (int(k),))
     if out is x:  # x[:] or x[...]: PyTorch returns a new view, recorded as AliasBackward0
         out = Alias.apply(x)
