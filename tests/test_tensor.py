@@ -608,3 +608,9 @@ def test_pytorchs_words_for_three_more_mistakes() -> None:
                                 ([1.5, [2]], TypeError, "must be real number, not list"),
                                 ([[1, 2], 3], TypeError, "not a sequence")):
         raises(lambda lib, data=data: lib.tensor(data), kind, message)
+
+
+def test_expand_reports_the_last_misfit_dimension() -> None:
+    raises(lambda lib: lib.ones(3, 4).expand(2, 3), RuntimeError,
+           "The expanded size of the tensor (3) must match the existing size (4) at non-singleton dimension 1.  "
+           "Target sizes: [2, 3].  Tensor sizes: [3, 4]")

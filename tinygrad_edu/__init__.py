@@ -21,6 +21,7 @@ from ._creation import (
     as_tensor,
     default_generator,
     empty,
+    empty_like,
     eye,
     from_numpy,
     full,

@@ -190,7 +190,12 @@ def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any
     return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
 
 
-empty = zeros
+def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """A tensor whose values are "uninitialised": PyTorch leaves whatever was in memory (fast, when every
+    element is about to be written); here they are zeros, but code must not rely on that."""
+    on_cpu(device)
+    _needs_size("empty", size)
+    return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
 
 
 def full(size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
@@ -313,3 +318,39 @@ def randperm(n: int, generator: Generator | None = None, dtype: Any = None, devi
     on_cpu(device)
     rng = (generator or default_generator).rng
     return _wrap(rng.permutation(n).astype(_np_dtype(dtype, np.int64)))
+
+
+def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """A tensor of input's shape (and dtype) whose values are "uninitialised": PyTorch leaves whatever was in
+    memory; here they are zeros, but code must not rely on that (write every element before reading)."""
+    return zeros_like(input, dtype, requires_grad, device)
+
+
+# ``x.new_zeros(2, 3)`` and friends: a new tensor with x's dtype (unless given), no relation to x otherwise.
+def new_zeros(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+
+
+def new_ones(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    return ones(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+
+
+def new_empty(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """Like :func:`new_zeros`: "uninitialised" values, which here happen to be zeros (do not rely on it)."""
+    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+
+
+def new_full(self: Tensor, size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+             device: Any = None) -> Tensor:
+    return full(size, fill_value, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+
+
+def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """``tensor(data)`` with x's dtype (unless given): ``int_tensor.new_tensor([1.5])`` is ``tensor([1])``."""
+    if isinstance(data, Tensor):
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data._array.copy()
+    return tensor(np.asarray(_unwrap(data)) if not isinstance(data, np.ndarray) else data,
+                  dtype=_like(self, dtype), requires_grad=requires_grad, device=device)

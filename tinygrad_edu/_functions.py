@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ._tensor import Tensor
 from .ops import elementwise, linalg, reduce, selection, shape
 
@@ -75,3 +77,93 @@ def remainder(input: Any, other: Any) -> Tensor:
 def floor_divide(input: Any, other: Any) -> Tensor:
     """``tinygrad_edu.floor_divide(x, y)`` is ``x // y``; either may be a number."""
     return input.floor_divide(other) if isinstance(input, Tensor) else elementwise.floor_divide(input, other)
+
+
+# indexing with index tensors, cutting, flipping, diagonals, stacking
+__all__ += ["broadcast_to", "chunk", "column_stack", "diag", "diag_embed", "diagonal", "dstack", "flip", "fliplr",
+            "flipud", "gather", "hstack", "index_add", "index_fill", "index_select", "masked_select", "meshgrid",
+            "moveaxis", "movedim", "narrow", "repeat_interleave", "roll", "rot90", "scatter", "scatter_add", "select",
+            "split", "swapaxes", "swapdims", "take", "tile", "trace", "tril", "triu", "unflatten", "unique", "vstack"]
+gather, scatter, scatter_add = selection.gather, selection.scatter, selection.scatter_add
+index_select, index_add, index_fill = selection.index_select, selection.index_add, selection.index_fill
+masked_select, take, unique = selection.masked_select, selection.take, selection.unique
+split, chunk, narrow, select = shape.split, shape.chunk, _method("narrow"), _method("select")
+flip, fliplr, flipud, roll, rot90 = shape.flip, shape.fliplr, shape.flipud, shape.roll, shape.rot90
+tile, repeat_interleave, unflatten = shape.tile, shape.repeat_interleave, shape.unflatten
+movedim = moveaxis = shape.movedim
+broadcast_to, swapaxes, swapdims = _method("broadcast_to"), _method("swapaxes"), _method("swapdims")
+tril, triu, trace = _method("tril"), _method("triu"), _method("trace")
+diag, diagonal, diag_embed = shape.diag, shape.diagonal, shape.diag_embed
+hstack, vstack, dstack, column_stack = shape.hstack, shape.vstack, shape.dstack, shape.column_stack
+meshgrid = shape.meshgrid
+
+# more math: tests, logical ops, two-argument functions, erf, degrees, amax/amin
+_MORE_MATH = ("isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_xor", "logical_not", "atan2",
+              "arctan2", "hypot", "logaddexp", "fmod", "lerp", "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg",
+              "true_divide", "amax", "amin")
+__all__ += [*_MORE_MATH, "erf_", "erfc_", "exp2_", "deg2rad_", "rad2deg_"]
+isnan, isinf, isfinite, logical_not = (_method(n) for n in ("isnan", "isinf", "isfinite", "logical_not"))
+fmod, lerp, true_divide, amax, amin = (_method(n) for n in ("fmod", "lerp", "true_divide", "amax", "amin"))
+erf, erfc, erfinv, exp2 = (_method(n) for n in ("erf", "erfc", "erfinv", "exp2"))
+deg2rad, rad2deg = _method("deg2rad"), _method("rad2deg")
+erf_, erfc_, exp2_, deg2rad_, rad2deg_ = (_method(n) for n in ("erf_", "erfc_", "exp2_", "deg2rad_", "rad2deg_"))
+
+
+def _tensors_only(name: str) -> Any:  # (atan2, hypot, logaddexp and the logical ops: see below)
+    """``tinygrad_edu.atan2(x, y)`` ...: the method, with PyTorch's message for a second operand that is not a
+    tensor (it counts the function's arguments: 'other' is the second)."""
+    method = _method(name)
+
+    def fn(input: Tensor, other: Tensor) -> Tensor:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        return method(input, other)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = method.__doc__
+    return fn
+
+
+atan2, arctan2, hypot, logaddexp = (_tensors_only(n) for n in ("atan2", "arctan2", "hypot", "logaddexp"))
+logical_and, logical_or, logical_xor = (_tensors_only(n) for n in ("logical_and", "logical_or", "logical_xor"))
+
+# fused and other products
+__all__ += ["addcdiv", "addcmul", "addmm", "baddbmm", "cdist", "cross", "dist", "einsum", "ger", "inner", "kron",
+            "outer", "tensordot"]
+addcmul, addcdiv, addmm, baddbmm = elementwise.addcmul, elementwise.addcdiv, linalg.addmm, linalg.baddbmm
+outer = ger = linalg.outer
+inner, kron, cross, dist, cdist = linalg.inner, linalg.kron, linalg.cross, linalg.dist, linalg.cdist
+tensordot, einsum = linalg.tensordot, linalg.einsum
+
+# running products, differences, medians, spreads with their means, areas
+__all__ += ["cumprod", "diff", "logspace", "median", "std_mean", "trapezoid", "trapz", "var_mean"]
+cumprod, diff, median, std_mean, var_mean = reduce.cumprod, reduce.diff, reduce.median, reduce.std_mean, reduce.var_mean
+trapezoid = trapz = reduce.trapezoid
+
+
+def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype: Any = None,
+             requires_grad: bool = False) -> Tensor:
+    """``steps`` numbers from ``base**start`` to ``base**end``, evenly spaced on a log scale (each the same
+    multiple of the one before): ``base ** linspace(start, end, steps)``. As PyTorch computes it: the ends in
+    the output's dtype, the exponents and powers in float64 (from the start for the first half of the points,
+    back from the end for the rest, so both ends are exact), each rounded once to the output's dtype. (PyTorch's
+    own power function differs from numpy's in the last float32 bit for a few points.)"""
+    from ._creation import _finish, _np_dtype
+
+    out = _np_dtype(dtype)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    first, last = float(out.type(start)), float(out.type(end))
+    step = (last - first) / (steps - 1) if steps > 1 else 0.0
+    i = np.arange(steps)
+    exponents = np.where((i < steps // 2) | (steps == 1), first + step * i, last - step * (steps - 1 - i))
+    return _finish(np.power(float(base), exponents).astype(out), requires_grad)
+
+# the log-gamma function and its derivatives
+__all__ += ["digamma", "lgamma", "polygamma"]
+lgamma, digamma = _method("lgamma"), _method("digamma")
+
+
+def polygamma(n: int, input: Tensor) -> Tensor:
+    """``tinygrad_edu.polygamma(n, x)``: the n-th derivative of digamma (n = 0: digamma itself)."""
+    return input.polygamma(n)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _device, _dtype
+from . import _creation, _device, _dtype
 from ._tensor import InferenceCounter, Tensor, _wrap
 from .autograd.function import Function, _FloatErrors
 from .autograd.grad_mode import GradMode
@@ -484,6 +484,31 @@ def _bind() -> None:
     T.__getitem__ = shape.getitem
     T.select, T.narrow = shape.select, shape.narrow
     T.unbind = shape.unbind
+    # indexing with index tensors, cutting, flipping, diagonals (ops/selection.py, ops/shape.py)
+    T.where = lambda self, condition, other: selection.where(condition, self, other)
+    T.gather, T.index_select, T.take = selection.gather, selection.index_select, selection.take
+    T.scatter, T.scatter_add, T.masked_select = selection.scatter, selection.scatter_add, selection.masked_select
+    T.index_add, T.index_fill = selection.index_add, selection.index_fill
+    for name in ("scatter", "scatter_add", "index_add", "index_fill"):
+        setattr(T, name + "_", _inplace_method(getattr(T, name)))
+    T.unique = selection.unique
+    T.split, T.chunk, T.tile, T.repeat_interleave = shape.split, shape.chunk, shape.tile, shape.repeat_interleave
+    T.flip, T.fliplr, T.flipud, T.roll, T.rot90 = shape.flip, shape.fliplr, shape.flipud, shape.roll, shape.rot90
+    T.broadcast_to = lambda self, *sizes: shape.Expand.apply(self, shape._shape_arg(sizes))
+    T.swapdims = T.swapaxes
+    T.unflatten, T.movedim, T.moveaxis = shape.unflatten, shape.movedim, shape.movedim
+    T.tril = lambda self, diagonal=0: shape.Tril.apply(self, diagonal)
+    T.triu = lambda self, diagonal=0: shape.Triu.apply(self, diagonal)
+    T.tril_, T.triu_ = _inplace_method(T.tril), _inplace_method(T.triu)
+    T.diag, T.diagonal, T.diag_embed = shape.diag, shape.diagonal, shape.diag_embed
+    T.trace = lambda self: shape.Trace.apply(self)
+    T.new_zeros, T.new_ones, T.new_empty = _creation.new_zeros, _creation.new_ones, _creation.new_empty
+    T.new_full, T.new_tensor = _creation.new_full, _creation.new_tensor
+    # the memory layout, in PyTorch's units (elements, not numpy's bytes)
+    T.stride, T.storage_offset, T.data_ptr = _stride, _storage_offset, lambda self: _address(self._array)
+    T.element_size = lambda self: self._array.itemsize
+    T.itemsize = property(lambda self: self._array.itemsize)
+    T.nbytes = property(lambda self: self._array.size * self._array.itemsize)
 
     T.to = _to
     T.float = lambda self: _to(self, _dtype.float32)
@@ -513,6 +538,32 @@ def _bind() -> None:
     T.all = lambda self, dim=None, keepdim=False: _wrap(np.asarray(np.all(self._array, axis=dim, keepdims=keepdim)))
     T.any = lambda self, dim=None, keepdim=False: _wrap(np.asarray(np.any(self._array, axis=dim, keepdims=keepdim)))
     T.isnan = lambda self: _wrap(np.isnan(self._array))
+    # more math: tests, logical ops, two-argument functions, erf ... (ops/elementwise.py), amax/amin
+    # (ops/reduce.py); each with its in-place form where PyTorch has one
+    T.isinf, T.isfinite, T.amax, T.amin = ew.isinf, ew.isfinite, reduce.amax, reduce.amin
+    for name in ("logical_and", "logical_or", "logical_xor", "atan2", "hypot", "logaddexp", "fmod", "lerp"):
+        setattr(T, name, getattr(ew, name))
+    for name, fn in [("erf", ew.Erf), ("erfc", ew.Erfc), ("erfinv", ew.Erfinv), ("exp2", ew.Exp2),
+                     ("deg2rad", ew.Deg2rad), ("rad2deg", ew.Rad2deg)]:
+        setattr(T, name, (lambda f: lambda self: f.apply(self))(fn))
+    for name in ("logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "hypot", "fmod", "lerp", "erf",
+                 "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide"):
+        setattr(T, name + "_", _inplace_method(getattr(T, name)))
+    T.arctan2 = lambda self, other: ew.Atan2.apply(*ew._tensor_pair(self, other, "arctan2"))
+    T.arctan2_ = _inplace_method(T.arctan2)
+    # fused products and other products (ops/elementwise.py, ops/linalg.py)
+    T.addcmul, T.addcdiv = ew.addcmul, ew.addcdiv
+    T.addmm, T.baddbmm = linalg.addmm, linalg.baddbmm
+    for name in ("addcmul", "addcdiv", "addmm", "baddbmm"):
+        setattr(T, name + "_", _inplace_method(getattr(T, name)))
+    T.outer = T.ger = linalg.outer
+    T.inner, T.kron, T.cross, T.dist = linalg.inner, linalg.kron, linalg.cross, linalg.dist
+    T.cumprod, T.diff, T.median = reduce.cumprod, reduce.diff, reduce.median
+    T.cumprod_ = _inplace_method(T.cumprod)
+    T.lgamma = lambda self: ew.Lgamma.apply(self)
+    T.digamma = lambda self: ew.Digamma.apply(self)
+    T.polygamma = lambda self, n: ew.Polygamma.apply(self, n)
+    T.lgamma_, T.digamma_, T.polygamma_ = (_inplace_method(getattr(T, n)) for n in ("lgamma", "digamma", "polygamma"))
 
 
 def _reversed_dims(self: Tensor) -> Tensor:
@@ -563,6 +614,30 @@ def _flatten(x: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
         return x
     sh = x._array.shape
     return x.reshape(*sh[:s], -1, *sh[e + 1:])
+
+
+def _stride(self: Tensor, dim: int | None = None) -> tuple[int, ...] | int:
+    """How many elements to step over in memory to move one place along each dim: ``(3, 1)`` for a
+    contiguous 2x3 tensor, ``(1, 3)`` for its transpose (the same memory read the other way), 0 along a
+    dim made by ``expand`` (every place there reads the same element). numpy counts bytes; PyTorch counts
+    elements."""
+    strides = tuple(s // self._array.itemsize for s in self._array.strides)
+    return strides if dim is None else strides[shape._dim(dim, self._array.ndim)]
+
+
+def _address(a: np.ndarray) -> int:
+    """Where an array's first element is in memory (``data_ptr()``: equal for views that start there)."""
+    return a.__array_interface__["data"][0]
+
+
+def _storage_offset(self: Tensor) -> int:
+    """How many elements into its storage this tensor starts: 0 for a fresh tensor, 5 for ``x[1, 1:]`` of a
+    4-column x. (The storage is the array at the root of numpy's ``.base`` chain, which owns the memory; so
+    ``from_numpy(a[2:])`` starts 2 elements in, where PyTorch counts its storage from the slice.)"""
+    root = self._array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return (_address(self._array) - _address(root)) // self._array.itemsize
 
 
 _bind()

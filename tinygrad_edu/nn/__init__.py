@@ -1,7 +1,7 @@
 """``tinygrad_edu.nn``: layers, losses and the Module system (``torch.nn`` twin).
 
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
-* ``linear``, ``activation``, ``container``, ``loss``: the layers
+* ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm), ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
@@ -9,27 +9,50 @@
 
 from . import functional, init, utils
 from .activation import (
+    CELU,
     ELU,
     GELU,
+    GLU,
+    SELU,
     Dropout,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LeakyReLU,
     LogSigmoid,
     LogSoftmax,
+    Mish,
+    PReLU,
     ReLU,
     ReLU6,
     Sigmoid,
     SiLU,
     Softmax,
     Softplus,
+    Softsign,
     Tanh,
 )
-from .container import ModuleList, Sequential
-from .linear import Flatten, Identity, Linear
-from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .linear import Flatten, Identity, Linear, Unflatten
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module, Parameter
+from .normalization import LayerNorm
+from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LeakyReLU", "Linear",
            "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
            "Softmax", "Tanh", "functional", "init", "utils"]
 __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"]
+__all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
+__all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
+__all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]

@@ -6,9 +6,15 @@ between them is what lets it bend.
 
 from __future__ import annotations
 
-from .._tensor import Tensor
+from typing import Any
+
+import numpy as np
+
+from .._dtype import float32
+from .._tensor import Tensor, _wrap
 from . import functional as F
-from .module import Module
+from . import init as _init
+from .module import Module, Parameter
 
 
 class ReLU(Module):
@@ -180,3 +186,107 @@ class LogSigmoid(Module):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.logsigmoid(input)
+
+
+class SELU(Module):
+    """scale * elu(x, alpha) with fixed constants that keep activations at mean 0, variance 1 (self-normalising)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """max(0, x) + min(0, alpha (e^(x/alpha) - 1)): an elu whose slope is 1 on both sides of 0."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha, self.inplace = alpha, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Mish(Module):
+    """x * tanh(softplus(x)), element-wise: a smooth, non-monotonic relu."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Softsign(Module):
+    """x / (1 + |x|), element-wise: squashes into (-1, 1), more slowly than tanh."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Hardsigmoid(Module):
+    """relu6(x + 3) / 6, element-wise: a piecewise-linear sigmoid."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Hardswish(Module):
+    """x * relu6(x + 3) / 6, element-wise: a piecewise silu."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+
+class PReLU(Module):
+    """A leaky relu with a learnable negative slope: ``num_parameters`` slopes (1, or one per channel), each
+    starting at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.num_parameters, self.init = num_parameters, init
+        self.weight = Parameter(_wrap(np.full(num_parameters, init, (dtype or float32).np)))
+
+    def reset_parameters(self) -> None:
+        _init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class GLU(Module):
+    """The gated linear unit: halves a, b of the input along ``dim``, a * sigmoid(b)."""
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

@@ -1,4 +1,5 @@
-"""``Sequential``: layers applied one after another; ``ModuleList``: layers kept in a list, applied by your code."""
+"""Containers. ``Sequential``: layers applied one after another; ``ModuleList`` and ``ModuleDict``: layers kept in a
+list or by name, applied by your code; ``ParameterList`` and ``ParameterDict``: the same for single parameters."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
-from .module import Module
+from .._tensor import Tensor
+from .module import Module, Parameter, typename
 
 
 def _at(container: Module, idx: int) -> Module:
@@ -80,3 +82,179 @@ class ModuleList(Module):
         for module in modules:
             self.append(module)
         return self
+
+
+class ModuleDict(Module):
+    """Layers kept by name, like a dict (in insertion order), and registered: ``heads["cls"]`` is the layer, its
+    parameters are named "cls.weight" ... For a ``forward`` that picks layers by name."""
+
+    def __init__(self, modules: Any = None) -> None:
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key: str) -> Module:
+        return self._modules[key]
+
+    def __setitem__(self, key: str, module: Module) -> None:
+        self.add_module(key, module)
+
+    def __delitem__(self, key: str) -> None:
+        del self._modules[key]
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._modules
+
+    def keys(self) -> Any:
+        return self._modules.keys()
+
+    def items(self) -> Any:
+        return self._modules.items()
+
+    def values(self) -> Any:
+        return self._modules.values()
+
+    def pop(self, key: str) -> Module:
+        return self._modules.pop(key)
+
+    def clear(self) -> None:
+        self._modules.clear()
+
+    def update(self, modules: Any) -> None:
+        """Add (or replace) layers from a mapping or from (name, layer) pairs."""
+        pairs = modules.items() if hasattr(modules, "items") else modules
+        for key, module in pairs:
+            self[key] = module
+
+
+def _as_parameter(value: Any) -> Any:
+    """A tensor put in a ParameterList/Dict becomes a Parameter (sharing its memory); other values stay as given."""
+    return value if isinstance(value, Parameter) or not isinstance(value, Tensor) else Parameter(value)
+
+
+class ParameterList(Module):
+    """Parameters kept in a list and registered (named "0", "1", ...): e.g. one weight per step of a loop whose
+    length is chosen at run time. A plain Python list would hide them from ``parameters()`` and the optimizer."""
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def _index(self, idx: int) -> str:
+        if not -self._size <= idx < self._size:
+            raise IndexError(f"index {idx} is out of range")
+        return str(idx % self._size)
+
+    def __getitem__(self, idx: int | slice) -> Any:
+        if isinstance(idx, slice):
+            return ParameterList([self[i] for i in range(self._size)[idx]])
+        return getattr(self, self._index(idx))
+
+    def __setitem__(self, idx: int, value: Any) -> None:
+        setattr(self, self._index(idx), _as_parameter(value))
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([self[i] for i in range(self._size)])
+
+    def append(self, value: Any) -> ParameterList:
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Any) -> ParameterList:
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({i}): {_describe(p, str(p.dtype) if isinstance(p, Tensor) else '')}"
+                         for i, p in enumerate(self))
+
+
+def _describe(value: Any, type_text: str) -> str:
+    """One line per entry, as PyTorch prints its parameter containers: the kind, dtype and size, not the numbers."""
+    if not isinstance(value, Tensor):
+        return f"Object of type: {type(value).__name__}"
+    size = "x".join(str(s) for s in value._array.shape)
+    kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+    return f"{kind} containing: [{type_text} of size {size}]"
+
+
+class ParameterDict(Module):
+    """Parameters kept by name, like a dict, and registered under those names."""
+
+    def __init__(self, parameters: Any = None) -> None:
+        super().__init__()
+        self._keys: dict[str, None] = {}  # the names in insertion order
+        if parameters is not None:
+            self.update(parameters)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self._keys[key] = None
+        setattr(self, key, _as_parameter(value))
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, key)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def keys(self) -> Any:
+        return self._keys.keys()
+
+    def items(self) -> Any:
+        return [(k, self[k]) for k in self._keys]
+
+    def values(self) -> Any:
+        return [self[k] for k in self._keys]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key not in self._keys:
+            return default
+        return self[key]
+
+    def pop(self, key: str) -> Any:
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def update(self, parameters: Any) -> None:
+        """Add (or replace) entries from a mapping or from (name, value) pairs. A plain dict's entries are added
+        in sorted order of their names, as PyTorch does (an OrderedDict or ParameterDict keeps its own order)."""
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = list(parameters.items())
+        elif hasattr(parameters, "items"):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = list(parameters)
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(f"  ({k}): {_describe(p, typename(p) if isinstance(p, Tensor) else '')}"
+                         for k, p in self.items())

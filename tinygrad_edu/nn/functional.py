@@ -12,7 +12,12 @@ bce_with_logits                -[y log s(x) + (1-y) log(1 - s(x))], s = sigmoid 
 binary_cross_entropy           -[y log p + (1-y) log(1 - p)]                      (p - y) / (p (1 - p))
 nll_loss (NllLossBackward0)    -x[t]   (x: log-probabilities, t: the class)       -1 at t, 0 elsewhere
 cross_entropy                  nll_loss(log_softmax(x), t) = -x[t] + log sum e^x  softmax(x) - onehot(t)
+smooth_l1_loss (beta b)        0.5 d**2 / b if |d| < b, else |d| - 0.5 b          d / b, or sign(d) beyond b
+huber_loss (delta k)           0.5 d**2 if |d| < k, else k (|d| - 0.5 k)          d, or k sign(d) beyond k
 =============================  =================================================  ===========================
+
+(d = x - y.) l1_loss, kl_div, cosine_similarity, normalize and softmin are compositions of tensor ops, as in
+PyTorch; layer_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
 """
 
 from __future__ import annotations
@@ -32,10 +37,17 @@ from ..ops import elementwise
 from ..ops.linalg import linear
 from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
+from ..ops.selection import where
+from ..ops.shape import cat
+from .normalization import layer_norm
+from .sparse import embedding
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
 __all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"]  # smooth and capped activations
+__all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss", "layer_norm", "normalize",
+            "pairwise_distance", "smooth_l1_loss", "softmin"]
+__all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -932,3 +944,624 @@ class LogSigmoidBackward(Function):
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)), computed stably (see :class:`LogSigmoid`)."""
     return LogSigmoid.apply(input)
+
+
+# ------------------------------------------------------------------------------------------------ more losses
+# l1_loss and kl_div are compositions of tensor ops (as in PyTorch, whose graphs show their last op: MeanBackward0
+# ...); smooth_l1_loss and huber_loss are Functions of their own, whose gradients are ops too (PyTorch's
+# smooth_l1_loss_backward and huber_loss_backward), so that create_graph shows the same nodes.
+
+
+def _same_size(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``input`` and ``target`` broadcast to one shape, with PyTorch's warning when their shapes differ (almost
+    always a bug: a (3, 1) input against a (3,) target compares every pair)."""
+    if input._array.shape != target._array.shape:
+        warnings.warn(f"Using a target size ({target.size()}) that is different to the input size "
+                      f"({input.size()}). This will likely lead to incorrect results due to broadcasting. "
+                      "Please ensure they have the same size.", UserWarning, stacklevel=3)
+        _check_broadcast(input, target)
+        shape = np.broadcast_shapes(input._array.shape, target._array.shape)
+        input, target = input.expand(shape), target.expand(shape)
+    return input, target
+
+
+def _apply_reduction(losses: Tensor, reduction: str) -> Tensor:
+    return losses.mean() if reduction == "mean" else losses.sum() if reduction == "sum" else losses
+
+
+def l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error ``mean(|input - target|)``: like mse_loss but linear in the error, so an outlier
+    weighs in proportion to its distance, not its square. dl/dx = sign(x - y) (0 at x = y). ``weight``
+    (input's shape) multiplies each error; the mean is then a weighted mean, sum(w |d|) / sum(w)."""
+    input, target = _same_size(input, target)
+    if weight is None:
+        _check_reduction(reduction)
+        return _apply_reduction((input - target).abs(), reduction)
+    losses = _weighted((input - target).abs(), weight, input, reduction)
+    return losses.sum() / weight.sum() if reduction == "mean" else losses
+
+
+def _weighted(losses: Tensor, weight: Tensor, input: Tensor, reduction: str) -> Tensor:
+    """Per-element losses times ``weight``, summed for 'sum' (the caller divides for 'mean')."""
+    if weight._array.shape != input._array.shape:
+        raise ValueError("Weights and input must have the same size.")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+    losses = losses * weight
+    return losses.sum() if reduction == "sum" else losses
+
+
+class SmoothL1Loss(Function):
+    """Squared near 0, absolute further away: with d = x - y,
+
+        l = 0.5 d**2 / beta        for |d| < beta
+        l = |d| - 0.5 beta         elsewhere          (the two pieces meet with the same value and slope)
+        dl/dx = d / beta inside, sign(d) outside: the gradient never exceeds 1 in size (robust to outliers)
+
+    ``HuberLoss`` is the same curve scaled by delta = beta. See :class:`SmoothL1LossBackward` for the gradient op.
+    """
+
+    node_name = "SmoothL1LossBackward0"
+    saved_names = ("self", "target")  # (and _saved_beta, _saved_reduction)
+    huber = False
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor, reduction: str, k: float) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        _set_reduction(ctx, reduction)
+        setattr(ctx, "_saved_delta" if ctx._forward_cls.huber else "_saved_beta", k)
+        ctx.k = k
+        a = x._array
+        kk = a.dtype.type(k)
+        z = np.abs(a - y._array)
+        if ctx._forward_cls.huber:
+            losses = np.where(z < kk, a.dtype.type(0.5) * z * z, kk * (z - a.dtype.type(0.5) * kk))
+        else:
+            losses = np.where(z < kk, a.dtype.type(0.5) * z * z / kk, z - a.dtype.type(0.5) * kk)
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        op = HuberLossBackward if ctx._forward_cls.huber else SmoothL1LossBackward
+        # (the curve depends on x - y only: y's gradient is the same op with the roles swapped, as in PyTorch)
+        dx = op.apply(g, x, y, ctx.reduction, ctx.k) if ctx.needs_input_grad[0] else None
+        dy = op.apply(g, y, x, ctx.reduction, ctx.k) if ctx.needs_input_grad[1] else None
+        return dx, dy, None, None
+
+
+class HuberLoss(SmoothL1Loss):
+    """The Huber loss: ``0.5 d**2`` for |d| < delta, ``delta (|d| - 0.5 delta)`` elsewhere: smooth_l1_loss times
+    delta, so the slope far away is delta (dl/dx = d inside, delta sign(d) outside)."""
+
+    node_name = "HuberLossBackward0"
+    saved_names = ("self", "target")  # (and _saved_delta, _saved_reduction)
+    huber = True
+
+
+class SmoothL1LossBackward(Function):
+    """smooth_l1_loss's gradient as an op (PyTorch's ``smooth_l1_loss_backward``), n the number of elements for
+    the mean (1 otherwise), d = x - y::
+
+        g * sign(d) / n   for |d| >= beta         d g / (n beta)   inside
+
+    Linear in g (d/dg: the same op applied to gg, summed back to g's shape); in x, ``gg g / (n beta)`` inside and
+    0 outside (the curvature of the quadratic piece)."""
+
+    node_name = "SmoothL1LossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+    huber = False
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x: Tensor, y: Tensor, reduction: str, k: float) -> np.ndarray:
+        ctx.save_for_backward(g, x, y)
+        ctx.reduction, ctx.k = reduction, k
+        a = x._array
+        t = a.dtype.type
+        norm, kk, b = t(1 / a.size if reduction == "mean" else 1), t(k), g._array
+        d = a - y._array
+        if ctx._forward_cls.huber:  # PyTorch's order of the products, so the bits agree
+            inside, outside = norm * d * b, norm * b * kk
+            return np.where(d <= -kk, -outside, np.where(d >= kk, outside, inside))
+        inside, outside = norm * d * b / kk, norm * b
+        return np.where(d < -kk, -outside, np.where(d > kk, outside, inside))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x, y = ctx.saved_tensors
+        op, k, reduction = ctx._forward_cls, ctx.k, ctx.reduction
+        dg = dx = dy = None
+        if ctx.needs_input_grad[0]:
+            dg = op.apply(gg, x, y, "none", k)
+            if reduction != "none":
+                dg = dg.sum() / x._array.size if reduction == "mean" else dg.sum()
+        if ctx.needs_input_grad[1] or ctx.needs_input_grad[2]:
+            a = x._array - y._array
+            inside = _wrap((np.abs(a) < k).astype(a.dtype))
+            curvature = 1 if op.huber else 1 / k
+            if reduction == "mean":
+                curvature /= a.size
+            dx = gg * g * inside * curvature
+            dy = -dx if ctx.needs_input_grad[2] else None
+            dx = dx if ctx.needs_input_grad[1] else None
+        return dg, dx, dy, None, None
+
+
+class HuberLossBackward(SmoothL1LossBackward):
+    """huber_loss's gradient as an op: ``g d / n`` inside, ``g delta sign(d) / n`` outside (see above)."""
+
+    node_name = "HuberLossBackwardBackward0"
+    huber = True
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    """Squared error near 0, absolute error beyond ``beta`` (see :class:`SmoothL1Loss`); beta = 0 is l1_loss."""
+    _check_reduction(reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _same_size(input, target)
+    if beta == 0:
+        return _apply_reduction((input - target).abs(), reduction)
+    input, target = _operands(input, target)
+    return SmoothL1Loss.apply(input, target, reduction, beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, *, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """Squared error near 0, linear with slope ``delta`` beyond it (see :class:`HuberLoss`). ``weight`` (optional)
+    multiplies each element's loss before the reduction."""
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _same_size(input, target)
+    input, target = _operands(input, target)
+    if weight is None:
+        _check_reduction(reduction)
+        return HuberLoss.apply(input, target, reduction, delta)
+    losses = _weighted(HuberLoss.apply(input, target, "none", delta), weight, input, reduction)
+    return losses.mean() if reduction == "mean" else losses
+
+
+_KL_MEAN_WARNING = ("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                    "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+
+
+def kl_div(input: Tensor, target: Tensor, *, reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence KL(target || q), with ``input`` the log-probabilities log q (e.g. from
+    ``log_softmax``) and ``target`` the probabilities p (or log p with ``log_target=True``)::
+
+        l = p (log p - log q)         (0 where p = 0: p log p -> 0)
+        dl/d(log q) = -p              dl/dp = log p + 1 - log q
+
+    ``reduction='batchmean'`` (sum / batch size) gives the true divergence of each sample averaged over the batch;
+    'mean' divides by the number of elements as well, and PyTorch warns about it."""
+    if reduction == "mean":
+        warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
+    elif reduction != "batchmean":
+        _check_reduction(reduction)
+    losses = target.exp() * (target - input) if log_target else _xlogx(target) - target * input
+    if reduction == "batchmean":
+        total = losses.sum()
+        return total / input._array.shape[0] if input._array.ndim else total
+    return _apply_reduction(losses, reduction)
+
+
+def _xlogx(p: Tensor) -> Tensor:
+    """p log p with its limit 0 at p = 0 (PyTorch's xlogy(p, p)), where the product would be 0 * -inf = nan."""
+    return where(p == 0, 0.0, p * p.log())
+
+
+# ------------------------------------------------------------------------------------------------ distances
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``, so a zero vector stays zero): unit
+    vectors, e.g. before a dot product that should measure only the angle."""
+    if out is not None:
+        raise NotImplementedError("tinygrad_edu's normalize returns a new tensor: call it without out=")
+    return input / PNorm.apply(input, p, dim, True).clamp(min=eps).expand_as(input)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """cos of the angle between x1 and x2 along ``dim``: ``sum(x1 x2) / (|x1| |x2|)``, in [-1, 1] (each norm at
+    least ``eps``). The inputs broadcast; each is normalised first, which keeps the products from overflowing."""
+    if x1._array.shape != x2._array.shape:
+        _check_broadcast(x1, x2)
+        shape = np.broadcast_shapes(x1._array.shape, x2._array.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = PNorm.apply(x1, 2.0, dim, True).clamp(min=eps)
+    n2 = PNorm.apply(x2, 2.0, dim, True).clamp(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
+    """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension: the distance between each pair of rows
+    (eps keeps the gradient of the 2-norm finite when two rows are equal)."""
+    d = x1 - x2 + eps
+    return PNorm.apply(d, p, max(x1._array.ndim, x2._array.ndim) - 1 if d._array.ndim else 0, keepdim)
+
+
+class PNorm(Function):
+    """The p-norm along one dimension, ``(sum |x|**p) ** (1/p)`` (p = inf: max |x|), PyTorch's ``norm`` (NormBackward1).
+
+        dn/dx = sign(x) |x|**(p-1) / n**(p-1)      (p = 2: x / n; p = 1: sign x; p = inf: sign x at the maxima,
+                                                    shared equally between ties; 0 where n = 0)
+    """
+
+    node_name = "NormBackward1"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, p: float, dim: int, keepdim: bool) -> np.ndarray:
+        a = x._array
+        if a.dtype.kind != "f":
+            raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                               f"{_type_name(x)}")
+        dim = dim % a.ndim if a.ndim else None
+        ctx.p, ctx.dim, ctx.keepdim = p, dim, keepdim
+        z = np.abs(a)
+        if p == math.inf:
+            n = z.max(axis=dim, keepdims=True)
+        elif p == 0:
+            n = (z != 0).sum(axis=dim, keepdims=True).astype(a.dtype)
+        elif p == 2:
+            n = np.sqrt((z * z).sum(axis=dim, keepdims=True))
+        else:
+            n = (z ** a.dtype.type(p)).sum(axis=dim, keepdims=True) ** a.dtype.type(1 / p)
+        result = _wrap(n.astype(a.dtype) if keepdim or dim is None else n.astype(a.dtype).squeeze(dim))
+        ctx.save_for_backward(x, result)  # the output itself: with create_graph, its own history is differentiated
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, n = ctx.saved_tensors
+        p = ctx.p
+        if not ctx.keepdim and ctx.dim is not None:
+            g, n = g.unsqueeze(ctx.dim), n.unsqueeze(ctx.dim)
+        safe = n + _wrap((n._array == 0).astype(n._array.dtype))  # 1 where n = 0: the gradient is 0 there
+        if p == 0:
+            return x * 0, None, None, None
+        if p == 1:
+            return g * x.sign(), None, None, None
+        if p == 2:
+            return x / safe * g, None, None, None
+        if p == math.inf:
+            at_max = _wrap((np.abs(x._array) == n._array).astype(x._array.dtype))
+            return g * x.sign() * at_max / at_max.sum(ctx.dim, keepdim=True), None, None, None
+        return g * x.sign() * (x.abs() / safe) ** (p - 1), None, None, None
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
+    """softmax(-x) along ``dim``: probabilities that favour the smallest entries."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input._array.ndim, _stacklevel)
+    return _softmax(-input, dim, dtype)
+
+
+# ------------------------------------------------------------------------------------------------ more activations
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772, 1.0507009873554805  # the constants that make selu self-normalising
+
+
+class ScaledElu(Function):
+    """The elu family in one formula (PyTorch's): ``scale * x`` for x > 0, ``scale * alpha * (e^(s x) - 1)`` below
+    (s = input_scale). selu is scale 1.0507, alpha 1.6733, s = 1; celu(alpha) is scale 1, s = 1 / alpha.
+
+        dx = g * scale                           for x > 0
+        dx = g * scale * alpha * s * e^(s x)     for x <= 0     (= g * s * (out + scale * alpha), from the result)
+
+    See :class:`ScaledEluBackward` for the gradient op.
+    """
+
+    node_name = "EluBackward0"
+    saved_names = ("self",)  # (and _saved_alpha, _saved_scale, _saved_input_scale)
+    kernel = "elu_cpu"
+    from_result = False
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, alpha: float, scale: float, input_scale: float) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, ctx._forward_cls.kernel)
+        ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale = alpha, scale, input_scale
+        a = x._array
+        t = a.dtype.type
+        out = np.where(a > 0, a * t(scale), np.expm1(a * t(input_scale)) * t(alpha * scale))
+        ctx.save_for_backward(_wrap(out) if ctx._forward_cls.from_result else x)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (saved,) = ctx.saved_tensors
+        return ScaledEluBackward.apply(g, saved, ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale,
+                                       ctx._forward_cls.from_result), None, None, None
+
+
+class ScaledEluOfResult(ScaledElu):
+    """selu computed in place: x is overwritten, so the gradient comes from the result (EluBackward1)."""
+
+    node_name = "EluBackward1"
+    saved_names = ("result",)
+    from_result = True
+
+
+class Celu(ScaledElu):
+    """celu(x) = max(0, x) + min(0, alpha (e^(x / alpha) - 1)): elu with the exponential stretched by alpha, so
+    that its slope at 0 is 1 from both sides (continuously differentiable for every alpha)."""
+
+    node_name = "CeluBackward0"
+    saved_names = ("self",)  # (and _saved_alpha)
+    kernel = "elu_cpu"
+
+
+class CeluOfResult(ScaledElu):
+    node_name = "CeluBackward1"
+    saved_names = ("result",)
+    from_result = True
+
+
+class ScaledEluBackward(Function):
+    """The elu family's gradient as an op (PyTorch's ``elu_backward``, node EluBackwardBackward0). Linear in g; in
+    x, ``gg * g * scale * alpha * s**2 * e^(s x)`` where x < 0 (from the result: ``gg * g * s``), else 0."""
+
+    node_name = "EluBackwardBackward0"
+    saved_names = ("grad_output", "self_or_result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, saved: Tensor, alpha: float, scale: float, input_scale: float,
+                is_result: bool) -> np.ndarray:
+        ctx.save_for_backward(g, saved)
+        ctx.consts = (alpha, scale, input_scale, is_result)
+        a, b = saved._array, g._array
+        t = a.dtype.type
+        neg = b * t(input_scale) * (a + t(alpha * scale)) if is_result else \
+            b * t(input_scale) * t(alpha * scale) * np.exp(a * t(input_scale))
+        return np.where(a <= 0, neg, b * t(scale))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, saved = ctx.saved_tensors
+        alpha, scale, input_scale, is_result = ctx.consts
+        dg = ScaledEluBackward.apply(gg, saved, *ctx.consts) if ctx.needs_input_grad[0] else None
+        dsaved = None
+        if ctx.needs_input_grad[1]:
+            negative = _wrap((saved._array < 0).astype(saved._array.dtype))
+            if is_result:
+                dsaved = gg * g * negative * input_scale
+            else:  # d/dx of g scale alpha s e^(s x): s times the same gradient op applied to gg * g, where x < 0
+                dsaved = ScaledEluBackward.apply(gg * g, saved, alpha, scale, input_scale, False) * negative \
+                    * input_scale
+        return dg, dsaved, None, None, None, None
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """scale * elu(x, alpha) with PyTorch's constants (scale 1.0507, alpha 1.6733): chosen so that activations
+    of mean 0 and variance 1 keep them layer after layer (self-normalising networks)."""
+    if inplace:
+        return _inplace(input, lambda s: ScaledEluOfResult.apply(s, _SELU_ALPHA, _SELU_SCALE, 1))
+    return ScaledElu.apply(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """max(0, x) + min(0, alpha (e^(x/alpha) - 1)) (see :class:`Celu`)."""
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    if inplace:
+        return _inplace(input, lambda s: CeluOfResult.apply(s, alpha, 1, 1 / alpha))
+    return Celu.apply(input, alpha, 1, 1 / alpha)
+
+
+class Mish(Function):
+    """mish(x) = x * tanh(softplus(x)): smooth and non-monotonic like silu, with a slightly lower minimum.
+
+        dx = g * (t + x * sigmoid(x) * (1 - t**2))        t = tanh(softplus(x))
+    """
+
+    node_name = "MishBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "mish_cpu")
+        ctx.save_for_backward(x)
+        a = x._array
+        return a * np.tanh(np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a))))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        t = Softplus.apply(x, 1.0, 20.0).tanh()  # (the Function: its derivative at 0 is 1/2, not the kinks' 0)
+        return g * (t + x * x.sigmoid() * (1 - t * t))
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x)) (see :class:`Mish`)."""
+    if inplace:
+        return _inplace(input, Mish.apply)
+    return Mish.apply(input)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|): a cheap tanh-like squashing into (-1, 1), approaching the bounds slowly (like 1/x, not
+    exponentially). A composition of tensor ops, as in PyTorch (its node is DivBackward0)."""
+    return input / (input.abs() + 1)
+
+
+class Hardsigmoid(Function):
+    """A piecewise-linear sigmoid: ``relu6(x + 3) / 6``, 0 below -3, 1 above 3, x/6 + 1/2 between.
+
+        dx = g / 6 strictly between -3 and 3, 0 elsewhere
+    """
+
+    node_name = "HardsigmoidBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "hardsigmoid_cpu")
+        ctx.save_for_backward(x)
+        a = x._array
+        t = a.dtype.type
+        return np.minimum(np.maximum(a + t(3), t(0)), t(6)) / t(6)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        a = x._array
+        return where(_wrap((a > -3) & (a < 3)), g / 6, 0.0)  # (masked, so an infinite g still gives 0 outside)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6 (see :class:`Hardsigmoid`)."""
+    if inplace:
+        return _inplace(input, Hardsigmoid.apply)
+    return Hardsigmoid.apply(input)
+
+
+class Hardswish(Function):
+    """x * hardsigmoid(x): a piecewise-quadratic silu (MobileNetV3), cheap on phones.
+
+        dx = 0 for x <= -3,   g for x >= 3,   g * (x / 3 + 1/2) between     (see :class:`HardswishBackward`)
+    """
+
+    node_name = "HardswishBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        elementwise._check_float_kernel(x._array, "hardswish_cpu")
+        ctx.save_for_backward(x)
+        a = x._array
+        t = a.dtype.type
+        return a * np.minimum(np.maximum(a + t(3), t(0)), t(6)) / t(6)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return HardswishBackward.apply(g, x)
+
+
+class HardswishBackward(Function):
+    """hardswish's gradient as an op (PyTorch's ``hardswish_backward``). Linear in g; in x, ``gg * g / 3``
+    strictly between -3 and 3 (the quadratic piece's curvature), 0 elsewhere."""
+
+    node_name = "HardswishBackwardBackward0"
+    saved_names = ("grad_output", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(g, x)
+        a, b = x._array, g._array
+        t = a.dtype.type
+        return np.where(a <= -3, t(0), np.where(a < 3, b * (a / t(3) + t(0.5)), b))
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x = ctx.saved_tensors
+        dg = HardswishBackward.apply(gg, x) if ctx.needs_input_grad[0] else None
+        dx = None
+        if ctx.needs_input_grad[1]:
+            a = x._array
+            dx = where(_wrap((a > -3) & (a < 3)), gg * g / 3, 0.0)
+        return dg, dx
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6 (see :class:`Hardswish`)."""
+    if inplace:
+        return _inplace(input, Hardswish.apply)
+    return Hardswish.apply(input)
+
+
+class Prelu(Function):
+    """A leaky relu whose negative slope w is learned: ``x`` for x > 0, ``w * x`` otherwise. w has one entry, or
+    one per channel (dimension 1 of x).
+
+        dx = g (x > 0),  g * w (x <= 0)           dw = sum of g * x over the entries where x <= 0 (per channel)
+    """
+
+    node_name = "PreluKernelBackward0"
+    saved_names = ("self", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x, weight)
+        a = x._array
+        return np.where(a > 0, a, _channel_view(weight, a.ndim)._array * a).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, weight = ctx.saved_tensors
+        a = x._array
+        positive = _wrap((a > 0).astype(a.dtype))
+        dx = dw = None
+        if ctx.needs_input_grad[0]:
+            dx = g * (positive + (1 - positive) * _channel_view(weight, a.ndim))
+        if ctx.needs_input_grad[1]:
+            per_entry = g * x * (1 - positive)
+            if weight._array.size == 1:
+                dw = per_entry.sum().reshape(weight._array.shape)
+            else:
+                dims = tuple(d for d in range(a.ndim) if d != 1)
+                dw = per_entry.sum(dims) if dims else per_entry
+        return dx, dw
+
+
+def _channel_view(weight: Tensor, ndim: int) -> Tensor:
+    """The weight shaped to broadcast along dimension 1 (the channels) of an ndim-dimensional input."""
+    if weight._array.size == 1 or ndim < 2:
+        return weight.reshape(())
+    return weight.reshape([-1] + [1] * (ndim - 2))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x for x > 0, weight * x otherwise, weight one slope or one per channel (see :class:`Prelu`)."""
+    if weight._array.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.dim()}")
+    channels = input._array.shape[1] if input._array.ndim >= 2 else 1
+    if weight._array.size != 1 and weight._array.size != channels:
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                           f"{weight._array.size} and channel size = {channels}.")
+    input, weight = _operands(input, weight)
+    return Prelu.apply(input, weight)
+
+
+class Glu(Function):
+    """The gated linear unit: split x in two halves a, b along ``dim``, return ``a * sigmoid(b)``: b decides how
+    much of a passes (the gate of LSTMs and of transformer feed-forward variants).
+
+        da = g * s          db = g * a * s * (1 - s)          s = sigmoid(b); dx is [da, db] joined along dim
+    """
+
+    node_name = "GluBackward0"
+    saved_names = ("self",)  # (and _saved_dim)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_dim = dim
+        a, b = np.split(x._array, 2, axis=dim)
+        return a / (1 + np.exp(-b))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        a, b = x.chunk(2, ctx._saved_dim)
+        s = b.sigmoid()
+        da = g * s
+        return cat([da, da * a * (1 - s)], ctx._saved_dim), None
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """a * sigmoid(b) for the two halves a, b of the input along ``dim`` (see :class:`Glu`)."""
+    if input._array.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = dim % input._array.ndim
+    if input._array.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input._array.shape[d]}")
+    return Glu.apply(input, d)

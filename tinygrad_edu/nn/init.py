@@ -8,6 +8,8 @@ variance of y is about ``fan_in * Var(W) * Var(x)``. Choosing ``Var(W) ~ 1 / fan
 * ``xavier_uniform_``: U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out)), so Var = gain**2 * 2 / (in + out)
 * ``kaiming_uniform_``: U(-b, b) with b = gain * sqrt(3 / fan), so Var = gain**2 / fan
 * ``kaiming_normal_``: N(0, std**2) with std = gain / sqrt(fan)
+* ``eye_``: the identity matrix; ``orthogonal_``: a (semi-)orthogonal matrix, which preserves lengths;
+  ``trunc_normal_``: N(mean, std**2) cut to [a, b]
 
 (A uniform U(-b, b) has variance b**2 / 3, hence the sqrt(3) and sqrt(6).) Random numbers come from
 tinygrad_edu's seeded generator, so ``tinygrad_edu.manual_seed(0)`` makes a model's weights repeatable.
@@ -132,3 +134,53 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
         return tensor
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)), generator)
+
+
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a 2-D tensor with the identity matrix (ones on the diagonal): a layer that starts by passing its input
+    through unchanged (for a square weight)."""
+    if tensor._array.ndim != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    return _fill(tensor, np.eye(*tensor._array.shape))
+
+
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
+                  generator: Generator | None = None) -> Tensor:
+    """Fill with N(mean, std**2) restricted to [a, b] (a, b are values, not multiples of std): the normal
+    distribution with its tails cut off, so no weight starts far out. Drawn by rejection: normal samples outside
+    [a, b] are drawn again, which gives exactly the truncated distribution (PyTorch inverts the CDF instead:
+    the same distribution, other numbers)."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may "
+                      "be incorrect.", UserWarning, stacklevel=2)
+    rng = _rng(generator)
+    values = rng.normal(mean, std, tensor._array.size)
+    outside = (values < a) | (values > b)
+    for _ in range(1000):  # each round keeps the fraction inside; far-off [a, b] would need very many rounds
+        if not outside.any():
+            break
+        values[outside] = rng.normal(mean, std, int(outside.sum()))
+        outside = (values < a) | (values > b)
+    # (if [a, b] is so far out that samples rarely land in it, the stragglers are clamped, as PyTorch clamps)
+    return _fill(tensor, np.clip(values, a, b).reshape(tensor._array.shape))
+
+
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times ``gain`` (Saxe et al., 2013): the rows (or columns, whichever
+    are fewer) are orthonormal, so the layer preserves lengths: signals neither grow nor shrink through it.
+    Made from the QR decomposition of a normal random matrix (the signs of R's diagonal folded into Q, so that Q
+    is uniformly distributed). Dimensions after the first are flattened."""
+    if tensor._array.ndim < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor._array.size == 0:
+        return tensor  # no-op
+    rows = tensor._array.shape[0]
+    cols = tensor._array.size // rows
+    flattened = _rng(generator).normal(0.0, 1.0, (rows, cols))
+    if rows < cols:
+        flattened = flattened.T
+    q, r = np.linalg.qr(flattened)
+    q *= np.sign(np.diag(r))
+    if rows < cols:
+        q = q.T
+    return _fill(tensor, (gain * q).reshape(tensor._array.shape))

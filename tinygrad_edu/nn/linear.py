@@ -1,4 +1,4 @@
-"""Layers that hold weights or reshape: ``Linear``, ``Identity``, ``Flatten``."""
+"""Layers that hold weights or reshape: ``Linear``, ``Identity``, ``Flatten``, ``Unflatten``."""
 
 from __future__ import annotations
 
@@ -72,3 +72,34 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """The inverse of Flatten: splits dimension ``dim`` into ``unflattened_size``, e.g. (N, 784) -> (N, 1, 28, 28)."""
+
+    def __init__(self, dim: int, unflattened_size: tuple[int, ...] | list[int]) -> None:
+        super().__init__()
+        if not isinstance(dim, int):
+            raise TypeError(f"invalid argument type: dim is {type(dim).__name__}, expected int")
+        if not isinstance(unflattened_size, (tuple, list)) or not all(isinstance(s, int) for s in unflattened_size):
+            raise TypeError("unflattened_size must be a tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        shape = input._array.shape
+        dim = self.dim + len(shape) if self.dim < 0 else self.dim
+        sizes = list(self.unflattened_size)
+        if dim >= len(shape) or dim < 0:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-len(shape)}, {len(shape) - 1}], "
+                             f"but got {self.dim})")
+        known = math.prod(s for s in sizes if s != -1)
+        if sizes.count(-1) == 1 and known and shape[dim] % known == 0:
+            sizes[sizes.index(-1)] = shape[dim] // known
+        if math.prod(sizes) != shape[dim] or sizes.count(-1):
+            raise RuntimeError(f"unflatten: Provided sizes {list(self.unflattened_size)} don't multiply up to the "
+                               f"size of dim {self.dim} ({shape[dim]}) in the input tensor")
+        return input.view(*shape[:dim], *sizes, *shape[dim + 1:])
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -40,6 +40,7 @@ floor_divide  out = floor(x / y)   no derivative (as in PyTorch: a backward thro
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -1075,3 +1076,582 @@ def masked_fill(x: Tensor, mask: Any, value: Any) -> Tensor:
     if isinstance(value, Tensor):
         return MaskedFillTensor.apply(x, mask, value)
     return MaskedFillScalar.apply(x, mask, value)
+
+
+# ------------------------------------------------------------------------------------------------ more math
+# atan2, hypot, logaddexp, fmod, lerp, the error function, exp2, degrees; and the tests (isinf, logical_and ...)
+# that give bool tensors and no gradient. Their derivatives are PyTorch's (derivatives.yaml), written with the
+# same ops in the same order, so that with create_graph the gradient's own node is the one PyTorch shows.
+class MulScalar(Function):
+    """``t * c`` for a plain number c where PyTorch's C++ formulas multiply by a double: recorded as
+    MulBackward1 (``x * 2`` from Python is MulBackward0: the 2 becomes a tensor first).  dt = g * c."""
+
+    node_name = "MulBackward1"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, t: Tensor, c: float) -> np.ndarray:
+        ctx._saved_other = c
+        return t._array * t._array.dtype.type(c)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return MulScalar.apply(g, ctx._saved_other), None
+
+
+def _tensor_pair(x: Any, y: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Both operands of a binary op as tensors, checked to broadcast. A number is wrapped as for ``x * 2``,
+    unless the op (``name``) takes tensors only, as PyTorch's atan2, hypot, logaddexp and logical ops do."""
+    from .._tensor_ops import _check_broadcast, _operands  # (lazy: _tensor_ops imports this module)
+
+    if name is not None and not isinstance(y, Tensor):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(y).__name__}")
+    x, y = _operands(x, y)
+    _check_broadcast(x, y)
+    return x, y
+
+
+def _float_only(a: np.ndarray, kernel: str) -> np.ndarray:
+    """The array, for an op PyTorch implements for floating-point dtypes only (hypot, logaddexp, lerp)."""
+    _check_float_kernel(a, kernel)
+    return a
+
+
+class Atan2(Function):
+    """atan2(y, x), the angle of the point (x, y) from the positive x axis, in (-pi, pi]: unlike atan(y / x)
+    it knows the quadrant (``atan2(1, -1)`` is 3 pi / 4, atan(-1) is -pi / 4). With r2 = x**2 + y**2:
+
+        d/dy = x / r2,   d/dx = -y / r2        (``self`` is y, ``other`` is x, as in PyTorch)
+    """
+
+    node_name = "Atan2Backward0"
+    saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, y: Tensor, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(y, x)
+        a, b = promoted(ctx, y, x)
+        return np.arctan2(_float(a), _float(b))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        y, x = ctx.saved_tensors
+        recip = (y * y + x * x).reciprocal()
+        dy = grad_for(g * x * recip, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dx = grad_for(g * -y * recip, ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dy, dx
+
+
+class Hypot(Function):
+    """sqrt(x**2 + y**2), the hypotenuse, computed without overflow for large x, y.
+    dx = g * x / out,  dy = g * y / out."""
+
+    node_name = "HypotBackward0"
+    saved_names = ("other", "self", "result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
+        a, b = promoted(ctx, x, y)
+        result = _wrap(np.hypot(_float_only(a, "hypot_cpu"), b))
+        ctx.save_for_backward(x, y, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y, result = ctx.saved_tensors
+        dx = grad_for(g * x / result, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(g * y / result, ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dx, dy
+
+
+class Logaddexp(Function):
+    """ln(e**x + e**y) without overflow: max + ln(1 + e**-|x - y|). The softmax weights of the two:
+    dx = g / (1 + e**(y - x)),  dy = g / (1 + e**(x - y))."""
+
+    node_name = "LogaddexpBackward0"
+    saved_names = ("other", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        a, b = promoted(ctx, x, y)
+        return np.logaddexp(_float_only(a, "logaddexp_cpu"), b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        dx = grad_for(g / ((y - x).exp() + 1), ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(g / ((x - y).exp() + 1), ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dx, dy
+
+
+class Fmod(Function):
+    """``fmod(x, c)`` for a number c: C's remainder, with the sign of x (``fmod(-7, 3) == -1``, where
+    ``-7 % 3 == 2``): x - c * trunc(x / c). Between its jumps it is x minus a constant:  dx = g."""
+
+    node_name = "FmodBackward0"
+
+    @staticmethod
+    @ieee  # fmod(x, 0.0) is nan
+    def forward(ctx: Any, x: Tensor, c: Any) -> np.ndarray:
+        a, b = _number_operand(x._array, c)
+        _check_integer_divisor(a, b)
+        ctx._saved_other = c
+        return np.fmod(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g, None
+
+
+class FmodTensor(Function):
+    """``fmod(x, y)`` with both tensors: x - y * trunc(x / y), so dx = g, dy = -g * trunc(x / y)."""
+
+    node_name = "FmodBackward1"
+    saved_names = ("other", "self")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        a, b = promoted(ctx, x, y)
+        _check_integer_divisor(a, b)
+        return np.fmod(a, b)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = grad_for(-g * DivTrunc.apply(x, y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dx, dy
+
+
+class DivTrunc(Function):
+    """x / y rounded toward 0 (``x.div(y, rounding_mode="trunc")``), here for fmod's gradient. A staircase
+    in both inputs: the gradient is zeros, as for trunc."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        a, b = promoted(ctx, x, y)
+        return np.trunc(a / b) if a.dtype.kind == "f" else np.fix(np.true_divide(a, b)).astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        # zeros with no history, in each input's own shape and dtype (meta is None: the result's)
+        return tuple(_wrap(np.zeros(g._array.shape, g._array.dtype) if m is None else np.zeros(*m)) for m in ctx.meta)
+
+
+class Lerp(Function):
+    """Linear interpolation from start to end: ``start + w * (end - start)``, w a number (0 gives start, 1 end).
+    d/dstart = g * (1 - w),  d/dend = g * w."""
+
+    node_name = "LerpBackward0"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, start: Tensor, end: Tensor, weight: float) -> np.ndarray:
+        a, b = promoted(ctx, start, end)
+        _check_float_kernel(a, "lerp_kernel_scalar")
+        ctx._saved_weight = weight
+        w = a.dtype.type(weight)
+        # PyTorch's formula, exact at both ends: from start for w < 1/2, back from end above
+        return np.where(abs(weight) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        w = ctx._saved_weight
+        ds = grad_for(g * (1 - w), ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        de = grad_for(g * w, ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return ds, de, None
+
+
+class LerpTensor(Function):
+    """``lerp(start, end, w)`` with w a tensor:  d/dstart = g (1 - w),  d/dend = g w,  d/dw = g (end - start)."""
+
+    node_name = "LerpBackward1"
+    saved_names = ("end", "self", "weight")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, start: Tensor, end: Tensor, weight: Tensor) -> np.ndarray:
+        a, b, w = start._array, end._array, weight._array
+        if not (a.dtype == b.dtype == w.dtype):
+            other = b if a.dtype != b.dtype else w
+            raise RuntimeError(f"expected dtype {_C_TYPE_NAMES.get(a.dtype.name, a.dtype.name)} for "
+                               f"`{'end' if other is b else 'weight'}` but got dtype "
+                               f"{_C_TYPE_NAMES.get(other.dtype.name, other.dtype.name)}")
+        _check_float_kernel(a, "lerp_kernel_tensor")
+        ctx.save_for_backward(start, end, weight)
+        ctx.meta = (a.shape, b.shape, w.shape)
+        return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        start, end, weight = ctx.saved_tensors
+        ds = sum_to(g * (1 - weight), ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        de = sum_to(g * weight, ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        dw = sum_to(g * (end - start), ctx.meta[2]) if ctx.needs_input_grad[2] else None
+        return ds, de, dw
+
+
+def _elementwise_math(fn: Any, a: np.ndarray) -> np.ndarray:
+    """A function of the math module applied to each element, computed in float64 and rounded once to a's
+    dtype (numpy has no erf): correctly rounded float32 results, at the cost of one Python call per element."""
+    if not a.size:
+        return a.copy()
+    with np.errstate(all="ignore"):  # (a nan element: numpy warns about what the function gives for it, nan)
+        return np.frompyfunc(fn, 1, 1)(a.astype(np.float64)).astype(a.dtype)
+
+
+_TWO_OVER_SQRT_PI = 1.1283791670955126  # 2 / sqrt(pi): erf'(x) = 2/sqrt(pi) e^(-x**2)
+
+
+class Erf(Function):
+    """The error function, erf x = 2/sqrt(pi) * (integral of e^(-t**2) from 0 to x): -1 at -inf, 1 at +inf;
+    the normal distribution's CDF is (1 + erf(x / sqrt 2)) / 2.  dx = g * 2/sqrt(pi) * e^(-x**2)."""
+
+    node_name = "ErfBackward0"
+    saved_names = ("self",)
+    sign = 1.0
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        f = ctx._forward_cls
+        return _elementwise_math(math.erf if f.sign > 0 else math.erfc, _float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return MulScalar.apply((-x.pow(2)).exp(), ctx._forward_cls.sign * _TWO_OVER_SQRT_PI) * g
+
+
+class Erfc(Erf):
+    """1 - erf x, accurate where erf x is near 1 (erfc(5) = 1.5e-12, where 1 - erf(5) rounds to 0).
+    dx = -g * 2/sqrt(pi) * e^(-x**2)."""
+
+    node_name = "ErfcBackward0"
+    sign = -1.0
+
+
+def _erfinv(a: np.ndarray) -> np.ndarray:
+    """The inverse of erf on (-1, 1) (+-inf at +-1, nan outside), in float64: a start from Winitzki's closed-form
+    approximation (good to 2e-3), then Newton's method on erf(y) = a, each step squaring the error."""
+    x = a.astype(np.float64)
+    with np.errstate(all="ignore"):
+        ln = np.log1p(-x * x)
+        k = 4.330746750799873  # 2 / (pi * 0.147)
+        y = np.copysign(np.sqrt(np.sqrt((k + ln / 2) ** 2 - ln / 0.147) - (k + ln / 2)), x)
+        inner = np.abs(x) < 1
+        for _ in range(3):
+            err = _elementwise_math(math.erf, y) - x
+            y = np.where(inner, y - err / (_TWO_OVER_SQRT_PI * np.exp(-y * y)), y)
+    y[np.abs(x) == 1] = np.copysign(np.inf, x[np.abs(x) == 1])
+    y[(np.abs(x) > 1) | np.isnan(x)] = np.nan
+    return y.astype(a.dtype)
+
+
+class Erfinv(Function):
+    """erf's inverse: the y in (-inf, inf) with erf y = x, for x in [-1, 1] (nan outside).
+    dx = g * sqrt(pi)/2 * e^(y**2)   (1 / erf'(y))."""
+
+    node_name = "ErfinvBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return _erfinv(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return MulScalar.apply(Erfinv.apply(x).pow(2).exp(), 0.886226925452758) * g  # sqrt(pi) / 2
+
+
+class Exp2(Function):
+    """2**x.  dx = g * out * ln 2."""
+
+    node_name = "Exp2Backward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        result = _wrap(np.exp2(_float(x._array)))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (result,) = ctx.saved_tensors
+        return MulScalar.apply(g * result, 0.6931471805599453)  # ln 2
+
+
+class Deg2rad(Function):
+    """Degrees to radians, x * pi / 180.  dx = g * pi / 180."""
+
+    node_name = "Deg2RadBackward0"
+    factor = 0.017453292519943295  # pi / 180
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        a = x._array
+        if a.dtype == np.bool_:
+            a = a.astype(np.float32)
+        a = _float(a)
+        return a * a.dtype.type(ctx._forward_cls.factor)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return MulScalar.apply(g, ctx._forward_cls.factor)
+
+
+class Rad2deg(Deg2rad):
+    """Radians to degrees, x * 180 / pi.  dx = g * 180 / pi."""
+
+    node_name = "Rad2DegBackward0"
+    factor = 57.29577951308232  # 180 / pi
+
+
+def atan2(input: Tensor, other: Any) -> Tensor:
+    """``tinygrad_edu.atan2(y, x)``: the angle of the point (x, y) (see :class:`Atan2`)."""
+    return Atan2.apply(*_tensor_pair(input, other, "atan2"))
+
+
+def hypot(input: Tensor, other: Any) -> Tensor:
+    """``tinygrad_edu.hypot(x, y)``: sqrt(x**2 + y**2)."""
+    return Hypot.apply(*_tensor_pair(input, other, "hypot"))
+
+
+def logaddexp(input: Tensor, other: Any) -> Tensor:
+    """``tinygrad_edu.logaddexp(x, y)``: ln(e**x + e**y), without overflow."""
+    return Logaddexp.apply(*_tensor_pair(input, other, "logaddexp"))
+
+
+def fmod(input: Tensor, other: Any) -> Tensor:
+    """``tinygrad_edu.fmod(x, y)``: the remainder with the sign of x (C's fmod; ``%`` has the sign of y)."""
+    if isinstance(other, (Tensor, np.ndarray)):
+        return FmodTensor.apply(*_tensor_pair(input, other))
+    return Fmod.apply(input, other)
+
+
+def lerp(input: Tensor, end: Tensor, weight: Any) -> Tensor:
+    """``tinygrad_edu.lerp(start, end, weight)``: start + weight * (end - start)."""
+    if isinstance(weight, Tensor):
+        # (only checked here: PyTorch's message if the three do not broadcast)
+        broadcast_shapes(broadcast_shapes(input._array.shape, end._array.shape), weight._array.shape)
+        return LerpTensor.apply(input, end, weight)
+    _tensor_pair(input, end)
+    return Lerp.apply(input, end, weight)
+
+
+def _bool_result(fn: Any, x: Tensor, *others: Any) -> Tensor:
+    """A test or logical op: a bool tensor, computed directly on the numbers (no gradient flows through it)."""
+    if others:
+        x, y = _tensor_pair(x, others[0], fn.__name__)
+        return _wrap(np.asarray(fn(x._array, y._array)))
+    return _wrap(np.asarray(fn(x._array)))
+
+
+def isinf(x: Tensor) -> Tensor:
+    """Where x is +inf or -inf (never, for an integer tensor)."""
+    return _bool_result(np.isinf, x)
+
+
+def isfinite(x: Tensor) -> Tensor:
+    """Where x is neither inf nor nan."""
+    return _bool_result(np.isfinite, x)
+
+
+def logical_and(x: Tensor, other: Any) -> Tensor:
+    """True where both are nonzero (any dtype: a nonzero number counts as True)."""
+    return _bool_result(np.logical_and, x, other)
+
+
+def logical_or(x: Tensor, other: Any) -> Tensor:
+    """True where either is nonzero."""
+    return _bool_result(np.logical_or, x, other)
+
+
+def logical_xor(x: Tensor, other: Any) -> Tensor:
+    """True where exactly one of the two is nonzero."""
+    return _bool_result(np.logical_xor, x, other)
+
+
+class Addcmul(Function):
+    """``input + value * tensor1 * tensor2`` in one op (optimizers' update rules use it), all three broadcast:
+    dinput = g,  dtensor1 = g * (tensor2 * value),  dtensor2 = g * (tensor1 * value)."""
+
+    node_name = "AddcmulBackward0"
+    saved_names = ("tensor1", "tensor2")  # (and _saved_value)
+    divide = False
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, input: Tensor, t1: Tensor, t2: Tensor, value: float) -> np.ndarray:
+        a, b, c = input._array, t1._array, t2._array
+        if ctx._forward_cls.divide and b.dtype.kind in "biu" and c.dtype.kind in "biu":
+            raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future  release "
+                               "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+                               "behavior can be implemented as (input + value * tinygrad_edu.trunc(tensor1 / "
+                               "tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+                               "tensor2) for float inputs. The "
+                               "future addcdiv behavior is just the latter implementation: (input + value * tensor1 "
+                               "/ tensor2), for all dtypes.")
+        ctx.save_for_backward(t1, t2)
+        ctx._saved_value, ctx.meta = value, (a.shape, b.shape, c.shape)
+        dt = np.result_type(a, b, c)
+        v = np.asarray(value).astype(dt)
+        return a + v * (b / c if ctx._forward_cls.divide else b * c)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        t1, t2 = ctx.saved_tensors
+        v, shapes = ctx._saved_value, ctx.meta
+        di = sum_to(g, shapes[0]) if ctx.needs_input_grad[0] else None
+        if ctx._forward_cls.divide:
+            d1 = g * (t2.reciprocal() * v) if ctx.needs_input_grad[1] else None
+            d2 = -g * (t1 * v / (t2 * t2)) if ctx.needs_input_grad[2] else None
+        else:
+            d1 = g * (t2 * v) if ctx.needs_input_grad[1] else None
+            d2 = g * (t1 * v) if ctx.needs_input_grad[2] else None
+        return (di, None if d1 is None else sum_to(d1, shapes[1]), None if d2 is None else sum_to(d2, shapes[2]),
+                None)
+
+
+class Addcdiv(Addcmul):
+    """``input + value * tensor1 / tensor2``:  dinput = g,  dtensor1 = g * (value / tensor2),
+    dtensor2 = -g * (value * tensor1 / tensor2**2)."""
+
+    node_name = "AddcdivBackward0"
+    divide = True
+
+
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``tinygrad_edu.addcmul(x, a, b, value=v)``: x + v * a * b (see :class:`Addcmul`)."""
+    broadcast_shapes(broadcast_shapes(input._array.shape, tensor1._array.shape), tensor2._array.shape)
+    return Addcmul.apply(input, tensor1, tensor2, value)
+
+
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value: float = 1) -> Tensor:
+    """``tinygrad_edu.addcdiv(x, a, b, value=v)``: x + v * a / b (see :class:`Addcdiv`)."""
+    broadcast_shapes(broadcast_shapes(input._array.shape, tensor1._array.shape), tensor2._array.shape)
+    return Addcdiv.apply(input, tensor1, tensor2, value)
+
+
+# ------------------------------------------------------------------------------------------------ lgamma, digamma
+# numpy has none of these: each is computed in float64 (math.lgamma; digamma and the Hurwitz zeta function by a
+# recurrence that moves x up to where an asymptotic series converges fast) and rounded once to the input's dtype,
+# which gives float32 results within a float32 step of PyTorch's.
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)  # B_2, B_4, ..., B_16
+
+
+def _lgamma(a: np.ndarray) -> np.ndarray:
+    """ln |Gamma(x)|: inf at the poles 0, -1, -2 ... (where math.lgamma refuses)."""
+    def one(v: float) -> float:
+        return math.inf if v <= 0 and v.is_integer() else math.lgamma(v)
+
+    return _elementwise_math(one, a)
+
+
+def _digamma(a: np.ndarray) -> np.ndarray:
+    """psi(x) = d/dx ln Gamma(x), in float64: for x < 0 the reflection psi(x) = psi(1 - x) - pi / tan(pi x);
+    then psi(x) = psi(x + 1) - 1/x until x >= 10, and there ln x - 1/(2x) - sum B_2k / (2k x**2k)."""
+    x = a.astype(np.float64)
+    with np.errstate(all="ignore"):
+        reflected = x < 0
+        shift = np.where(reflected, -np.pi / np.tan(np.pi * x), 0.0)
+        x = np.where(reflected, 1 - x, x)
+        total = np.zeros_like(x)
+        for _ in range(10):  # x + 10 >= 10 for every x >= 0
+            small = x < 10
+            total -= np.where(small, 1 / x, 0.0)
+            x = np.where(small, x + 1, x)
+        inv2 = 1 / (x * x)
+        series = sum(b / (2 * k) * inv2 ** k for k, b in enumerate(_BERNOULLI, 1))
+        out = np.log(x) - 0.5 / x - series + total + shift
+    out = np.where(a == 0, np.copysign(np.inf, -a.astype(np.float64)), out)  # psi(+-0) = -+inf, as PyTorch
+    out = np.where(reflected & (a == np.floor(a)), np.nan, out)  # the poles -1, -2 ...
+    return np.where(np.isposinf(a), np.inf, out).astype(a.dtype)
+
+
+def _polygamma(n: int, a: np.ndarray) -> np.ndarray:
+    """The n-th derivative of digamma (n >= 1): (-1)**(n+1) n! zeta(n + 1, x), with the Hurwitz zeta function
+    zeta(s, x) = sum_k (x + k)**-s summed directly while x + k < 10 + s, the rest by Euler-Maclaurin."""
+    if n == 0:
+        return _digamma(a)
+    s = n + 1
+    x = a.astype(np.float64)
+    with np.errstate(all="ignore"):
+        total = np.zeros_like(x)
+        for _ in range(int(np.clip(np.ceil(10 + s - np.nanmin(x, initial=np.inf)), 0, 100_000))):
+            small = x < 10 + s
+            if not small.any():
+                break
+            total += np.where(small, x ** -s, 0.0)
+            x = np.where(small, x + 1, x)
+        tail = x ** (1 - s) / (s - 1) + 0.5 * x ** -s
+        rising = float(s)  # s (s+1) ... (s + 2k - 2), the factor of the k-th Euler-Maclaurin term
+        for k, b in enumerate(_BERNOULLI, 1):
+            tail += b / math.factorial(2 * k) * rising * x ** (-s - 2 * k + 1)
+            rising *= (s + 2 * k - 1) * (s + 2 * k)
+        zeta = total + tail
+        out = (-1) ** (n + 1) * math.factorial(n) * zeta
+    return out.astype(a.dtype)
+
+
+class Lgamma(Function):
+    """ln |Gamma(x)|, Gamma the factorial moved one place and filled in between (Gamma(n + 1) = n!); lgamma
+    grows without overflow (lgamma(1000) = 5905.2, Gamma(1000) overflows any float).  dx = g * digamma(x)."""
+
+    node_name = "LgammaBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return _lgamma(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * Polygamma.apply(x, 0)
+
+
+class Polygamma(Function):
+    """The derivatives of ln Gamma beyond the first: polygamma(0, x) = digamma(x) = Gamma'(x) / Gamma(x),
+    polygamma(n, x) its n-th derivative.  dx = g * polygamma(n + 1, x)."""
+
+    node_name = "PolygammaBackward0"
+    saved_names = ("self",)  # (and _saved_n)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, n: int) -> np.ndarray:
+        if n < 0:
+            raise RuntimeError("polygamma(n, x) does not support negative n.")
+        ctx.save_for_backward(x)
+        ctx._saved_n = n
+        return _polygamma(n, _float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * Polygamma.apply(x, ctx._saved_n + 1), None
+
+
+class Digamma(Polygamma):
+    """psi(x) = d/dx ln Gamma(x), polygamma(0, x), recorded under its own name.  dx = g * polygamma(1, x)."""
+
+    node_name = "DigammaBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, n: int = 0) -> np.ndarray:
+        return Polygamma.forward(ctx, x, 0)

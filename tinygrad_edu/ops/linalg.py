@@ -16,14 +16,15 @@ b + x @ W  (a Linear)      AddmmBackward0         db = sum_to(g),  dx = g @ W.T,
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
-from .._tensor import Tensor
-from ..autograd.function import Function
-from .shape import UnsafeView, broadcast_shapes, sum_to
+from .._tensor import Tensor, _wrap
+from ..autograd.function import Function, ieee
+from .shape import UnsafeView, _dim, broadcast_shapes, sum_to
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -290,3 +291,482 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     rows = x.reshape(-1, x._array.shape[-1])
     out = Addmm.apply(bias, rows, weight.t())
     return out.view(*x._array.shape[:-1], weight._array.shape[0])
+
+
+# ------------------------------------------------------------------------------------------------ more products
+# addmm/baddbmm with beta and alpha, outer, inner, tensordot, kron, cross, einsum, dist, cdist. Where PyTorch
+# builds an op from others (outer is a broadcast multiply, tensordot a permute-reshape-mm-reshape), it is built
+# here the same way, so the graph shows the same nodes; the others are one Function each.
+def _scaled(t: Tensor, c: float) -> Tensor:
+    """``t * c``, skipped for c = 1 (PyTorch's maybe_multiply): MulBackward1 in the gradient's graph."""
+    from .elementwise import MulScalar  # (lazy: elementwise is a sibling module with its own import order)
+
+    return t if c == 1 else MulScalar.apply(t, c)
+
+
+def _beta_input(a: np.ndarray, beta: float, shape: tuple[int, ...]) -> np.ndarray:
+    """``beta * input`` broadcast to the product's shape; beta = 0 ignores the input (nan and inf in it too)."""
+    try:
+        b = np.broadcast_to(a, shape)
+    except ValueError:
+        raise RuntimeError(f"The expanded size of the tensor ({shape[-1]}) must match the existing size "
+                           f"({a.shape[-1]}) at non-singleton dimension {len(shape) - 1}.  Target sizes: "
+                           f"[{', '.join(map(str, shape))}].  Tensor sizes: [{', '.join(map(str, a.shape))}]") from None
+    return np.zeros(shape, a.dtype) if beta == 0 else (b if beta == 1 else b * a.dtype.type(beta))
+
+
+_C_NAMES = {"float32": "float", "float64": "double", "int64": "long int", "int32": "int"}  # as messages name them
+
+
+def _check_dtypes(input: np.ndarray, mat1: np.ndarray, mat2: np.ndarray) -> None:
+    """addmm's dtype checks, in PyTorch's order: the two matrices first, then the input against them."""
+    if mat1.dtype != mat2.dtype:
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(mat1)} and {_short(mat2)}")
+    if input.dtype != mat1.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {_short(input)} and {_short(mat2)}")
+
+
+def _checked_product(a: np.ndarray, b: np.ndarray, batched: bool) -> np.ndarray:
+    """``a @ b`` for two matrices (or two batches of them), with mm's (bmm's) checks and messages."""
+    if batched:
+        _check(a.ndim == 3, "batch1 must be a 3D tensor")
+        _check(b.ndim == 3, "batch2 must be a 3D tensor")
+        _check(a.shape[0] == b.shape[0] and a.shape[2] == b.shape[1], f"Expected size for first two dimensions of "
+               f"batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    else:
+        _check(a.ndim == 2 and b.ndim == 2, "mat1 and mat2 must be matrices")
+        _check(a.shape[1] == b.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({_shape_str(a)} and "
+               f"{_shape_str(b)})")
+    return np.matmul(a, b)
+
+
+class AddmmScaled(Function):
+    """``beta * input + alpha * (mat1 @ mat2)``, PyTorch's addmm with its two scales (beta = alpha = 1 is
+    :class:`Addmm`, the Linear layer's node):
+
+        dinput = beta * sum_to(g),   dmat1 = alpha * g @ mat2.T,   dmat2 = alpha * mat1.T @ g
+    """
+
+    node_name = "AddmmBackward0"
+    saved_names = ("mat1", "mat2")  # (and _saved_alpha, _saved_beta)
+    batched = False
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, mat1: Tensor, mat2: Tensor, beta: float, alpha: float) -> np.ndarray:
+        a, b, c = input._array, mat1._array, mat2._array
+        if ctx._forward_cls.batched and not a.dtype == b.dtype == c.dtype:
+            names = [_C_NAMES.get(t.dtype.name, t.dtype.name) for t in (a, b, c)]
+            raise RuntimeError(f"Input dtypes must be the same, got: input {names[0]}, batch1: {names[1]}, "
+                               f"batch2: {names[2]}")
+        _check_dtypes(a, b, c)
+        product = _checked_product(b, c, ctx._forward_cls.batched)
+        ctx.mat2_column_major = _column_major(c)  # for the layout of mat2's gradient (see _mat2_grad)
+        ctx.save_for_backward(mat1 if ctx.needs_input_grad[2] else None, mat2 if ctx.needs_input_grad[1] else None)
+        ctx.input_shape, ctx._saved_beta, ctx._saved_alpha = a.shape, beta, alpha
+        scaled = product if alpha == 1 else product * a.dtype.type(alpha)
+        return _beta_input(a, beta, product.shape) + scaled
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        mat1, mat2 = ctx.saved_tensors
+        beta, alpha = ctx._saved_beta, ctx._saved_alpha
+        di = sum_to(_scaled(g, beta), ctx.input_shape) if ctx.needs_input_grad[0] else None
+        if ctx._forward_cls.batched:
+            dm1 = _scaled(g.bmm(mat2.transpose(1, 2)), alpha) if ctx.needs_input_grad[1] else None
+            dm2 = _scaled(mat1.transpose(1, 2).bmm(g), alpha) if ctx.needs_input_grad[2] else None
+        else:
+            dm1 = _scaled(g.mm(mat2.t()), alpha) if ctx.needs_input_grad[1] else None
+            dm2 = _scaled(_mat2_grad(mat1, g, ctx.mat2_column_major), alpha) if ctx.needs_input_grad[2] else None
+        return di, dm1, dm2, None, None
+
+
+class Baddbmm(AddmmScaled):
+    """``beta * input + alpha * (batch1 @ batch2)``, a batch of matrix products (see :class:`AddmmScaled`)."""
+
+    node_name = "BaddbmmBackward0"
+    saved_names = ("batch1", "batch2")
+    batched = True
+
+
+def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * mat1 @ mat2`` as one node, AddmmBackward0: a Linear layer's forward."""
+    if beta == 1 and alpha == 1 and mat1._array.ndim == 2 and mat2._array.ndim == 2:
+        _check_dtypes(input._array, mat1._array, mat2._array)
+        if mat1._array.shape[1] == mat2._array.shape[0]:  # (if not, Addmm gives PyTorch's message)
+            _beta_input(input._array, 1, (mat1._array.shape[0], mat2._array.shape[1]))  # the input's shape
+        return Addmm.apply(input, mat1, mat2)
+    return AddmmScaled.apply(input, mat1, mat2, beta, alpha)
+
+
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * batch1 @ batch2`` for batches of matrices (3-D tensors)."""
+    return Baddbmm.apply(input, batch1, batch2, beta, alpha)
+
+
+def outer(input: Tensor, vec2: Tensor) -> Tensor:
+    """The outer product of two vectors, ``out[i, j] = x[i] * y[j]``: as in PyTorch, a column of x times
+    the row y, broadcast (MulBackward0)."""
+    for name, v in (("self", input), ("vec2", vec2)):
+        _check(v._array.ndim == 1, f"outer: Expected 1-D argument {name}, but got {v._array.ndim}-D")
+    return input.reshape(-1, 1) * vec2
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Any = 2) -> Tensor:
+    """Sum of products over pairs of dimensions: ``dims=([1], [0])`` pairs a's dim 1 with b's dim 0 (a matrix
+    product); ``dims=k`` pairs a's last k with b's first k. As in PyTorch: both permuted so that the summed
+    dims meet, reshaped to matrices, one mm, and the result reshaped."""
+    na, nb = a._array.ndim, b._array.ndim
+    if isinstance(dims, int):
+        _check(dims >= 0, f"tensordot expects dims >= 0, but got dims={dims}")
+        _check(dims <= min(na, nb), f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        da, db = list(range(na - dims, na)), list(range(dims))
+    else:
+        da, db = ([d] if isinstance(d, int) else list(d) for d in dims)
+        _check(len(da) == len(db), "both dimension lists should have same length")
+    da, db = [_dim(d, na) for d in da], [_dim(d, nb) for d in db]
+    for i, j in zip(da, db):
+        _check(a._array.shape[i] == b._array.shape[j], f"contracted dimensions need to match, but first has size "
+               f"{a._array.shape[i]} in dim {i} and second has size {b._array.shape[j]} in dim {j}")
+    keep_a, keep_b = [d for d in range(na) if d not in da], [d for d in range(nb) if d not in db]
+    size = int(np.prod([a._array.shape[d] for d in da]))
+    left = a.permute(*keep_a, *da).reshape(-1, size)
+    right = b.permute(*db, *keep_b).reshape(size, -1)
+    return left.mm(right).reshape(*[a._array.shape[d] for d in keep_a], *[b._array.shape[d] for d in keep_b])
+
+
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Sum of products over the last dimension of both: ``inner(x, y)[..., ...] = sum_k x[..., k] y[..., k]``
+    (for vectors, their dot product). A number and a tensor: their product."""
+    a, b = input._array, other._array
+    if a.ndim == 0 or b.ndim == 0:
+        return input * other
+    _check(a.shape[-1] == b.shape[-1], f"inner() the last dimension must match on both input tensors but got "
+           f"shapes [{', '.join(map(str, a.shape))}] and [{', '.join(map(str, b.shape))}]")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """The Kronecker product: each element of x times the whole of y, the blocks laid out as x is
+    (``kron([1, 2], [1, 10]) = [1, 10, 2, 20]``). As in PyTorch: x and y reshaped so that their dims
+    interleave (x as (m, 1, n, 1), y as (1, p, 1, q)), multiplied, and the product viewed as (m p, n q)."""
+    a, b = input._array, other._array
+    nd = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (nd - a.ndim) + a.shape, (1,) * (nd - b.ndim) + b.shape
+    x = input.reshape(*[n for s in sa for n in (s, 1)])
+    y = other.reshape(*[n for s in sb for n in (1, s)])
+    return UnsafeView.apply(x * y, tuple(m * n for m, n in zip(sa, sb)))
+
+
+class Cross(Function):
+    """The cross product of 3-vectors along ``dim``: a vector perpendicular to both, as long as the area of
+    the parallelogram they span. Linear in each input:  dx = cross(y, g),  dy = cross(g, x)."""
+
+    node_name = "LinalgCrossBackward0"
+    saved_names = ("other", "self")  # (and _saved_dim)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor, dim: int) -> np.ndarray:
+        a, b = x._array, y._array
+        _check(a.ndim == b.ndim, "linalg.cross: inputs must have the same number of dimensions.")
+        if a.shape[dim] != 3 or b.shape[dim] != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[dim]} and "
+                               f"{b.shape[dim]}")
+        ctx.save_for_backward(x, y)
+        ctx._saved_dim = dim
+        shape = broadcast_shapes(a.shape, b.shape)
+        ctx.meta = (a.shape, b.shape)
+        return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        dim = ctx._saved_dim
+        dx = sum_to(Cross.apply(y, g, dim), ctx.meta[0]) if ctx.needs_input_grad[0] else None
+        dy = sum_to(Cross.apply(g, x, dim), ctx.meta[1]) if ctx.needs_input_grad[1] else None
+        return dx, dy, None
+
+
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """``tinygrad_edu.cross(x, y, dim)``: the cross product along dim, which must have length 3."""
+    a, b = input._array, other._array
+    _check(a.ndim == b.ndim, "linalg.cross: inputs must have the same number of dimensions.")
+    if dim is None:  # PyTorch's old default: the first dim of length 3, with a warning that it will change
+        warnings.warn("Using tinygrad_edu.cross without specifying the dim arg is deprecated.\nPlease either pass the "
+                      "dim explicitly or simply use tinygrad_edu.linalg.cross.\nThe default value of dim will change "
+                      "to agree with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
+        shape = broadcast_shapes(a.shape, b.shape)
+        dim = next((d for d, n in enumerate(shape) if n == 3), -1)
+    return Cross.apply(input, other, _dim(dim, a.ndim))
+
+
+# ------------------------------------------------------------------------------------------------ einsum
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation: str, shapes: list[tuple[int, ...]]) -> tuple[list[str], str]:
+    """The equation's subscripts, one string per operand, and the output's: "..." spelled out as letters the
+    equation does not use, the implicit output (no "->") made explicit (the letters used once, in
+    alphabetical order, after the broadcast dims), as numpy and PyTorch read it."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    subs = lhs.split(",")
+    if len(subs) > len(shapes):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(subs) < len(shapes):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    spare = [c for c in _LETTERS if c not in eq]
+    n_ellipsis = max((len(shape) - len(s) + 3 for s, shape in zip(subs, shapes) if "..." in s), default=0)
+    dots = "".join(spare[:n_ellipsis])
+    expanded = []
+    for s, shape in zip(subs, shapes):
+        if "..." in s:
+            k = len(shape) - len(s.replace("...", ""))
+            if k < 0:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s) - 3}) is more than "
+                                   f"the number of dimensions ({len(shape)}) for operand {len(expanded)}")
+            s = s.replace("...", dots[n_ellipsis - k:])
+        if len(s) != len(shape):
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) does not match the "
+                               f"number of dimensions ({len(shape)}) for operand {len(expanded)}"
+                               f"{' and no ellipsis was given' if '...' not in lhs.split(',')[len(expanded)] else ''}")
+        expanded.append(s)
+    if arrow:
+        out = rhs.replace("...", dots)
+        for c in out:
+            if c not in "".join(expanded):
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                                   "operand")
+    else:
+        joined = "".join(expanded)
+        out = dots + "".join(sorted(c for c in set(joined) if joined.count(c) == 1 and c not in dots))
+    sizes: dict[str, int] = {}
+    for k, (s, shape) in enumerate(zip(expanded, shapes)):
+        for c, n in zip(s, shape):
+            if sizes.setdefault(c, n) != n and n != 1 and sizes[c] != 1:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which does not broadcast "
+                                   f"with previously seen size {sizes[c]}")
+            sizes[c] = max(sizes[c], n)
+    return expanded, out
+
+
+class Einsum(Function):
+    """``einsum(equation, *operands)``: products of the operands' elements, summed over the letters the output
+    does not keep. ``"ij,jk->ik"`` is a matrix product, ``"i,i->"`` a dot product, ``"ii->"`` a trace.
+
+    The gradient for one operand is an einsum too: g (subscripted like the output) times the other operands,
+    with that operand's subscripts as the output. Two more kinds of factor make it exact: a letter only that
+    operand uses (summed over in the forward) gets a vector of ones, so the gradient is spread along it; and a
+    letter it repeats (a diagonal, as in ``"ii"``) is renamed, with an identity matrix tying the two names, so
+    the gradient lands on the diagonal only.
+
+    PyTorch computes einsum by lowering it to other ops (permute, bmm, view, mul, sum), and its graph shows
+    their nodes; here it is one node, named as PyTorch's last node for the equation's kind (the subclasses
+    below): ViewBackward0 for a contraction (matrix products), MulBackward0 for a product with no summed
+    letter (outer products), SumBackward1 for one operand summed, PermuteBackward0 for a transpose. The nodes
+    inside PyTorch's graph, and hence those of the gradients under create_graph, differ.
+    """
+
+    node_name = "ViewBackward0"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, spec: tuple[tuple[str, ...], str], *operands: Tensor) -> np.ndarray:
+        subs, out = spec
+        ctx.save_for_backward(*operands)
+        ctx.spec = spec
+        return np.asarray(np.einsum(",".join(subs) + "->" + out, *[t._array for t in operands]))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        subs, out = ctx.spec
+        operands = ctx.saved_tensors
+        grads: list[Tensor | None] = [None]
+        for k, (sub, x) in enumerate(zip(subs, operands)):
+            if not ctx.needs_input_grad[k + 1]:
+                grads.append(None)
+                continue
+            factors = [(out, g)] + [(s, t) for j, (s, t) in enumerate(zip(subs, operands)) if j != k]
+            used = "".join(s for s, _ in factors)
+            spare = iter(c for c in _LETTERS if c not in used + sub)
+            target = ""
+            for pos, c in enumerate(sub):
+                n = x._array.shape[pos]
+                if c in target:  # a repeated letter: a fresh name, tied to the first by the identity
+                    fresh = next(spare)
+                    factors.append((c + fresh, _wrap(np.eye(n, dtype=x._array.dtype))))
+                    c = fresh
+                elif c not in used:  # summed in this operand alone: spread the gradient along it
+                    factors.append((c, _wrap(np.ones(n, dtype=x._array.dtype))))
+                target += c
+            grad = einsum_of(tuple(s for s, _ in factors), target, [t for _, t in factors])
+            grads.append(sum_to(grad, x._array.shape))  # (a size-1 dim broadcast against the others' size n)
+        return tuple(grads)
+
+
+class _EinsumMul(Einsum):
+    node_name = "MulBackward0"
+
+
+class _EinsumSum(Einsum):
+    node_name = "SumBackward1"
+
+
+class _EinsumPermute(Einsum):
+    node_name = "PermuteBackward0"
+
+
+def einsum_of(subs: tuple[str, ...], out: str, operands: list[Tensor]) -> Tensor:
+    """The einsum with parsed subscripts, recorded under the node its kind gets (see :class:`Einsum`)."""
+    letters = "".join(subs)
+    if len(subs) == 1:
+        plain = len(set(subs[0])) == len(subs[0]) == len(out)
+        kind = _EinsumPermute if plain else _EinsumSum
+    else:
+        contracted = any(c not in out for c in set(letters))
+        kind = Einsum if contracted else _EinsumMul
+    return kind.apply((subs, out), *operands)
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """``tinygrad_edu.einsum("ij,jk->ik", a, b)``: sums of products written in Einstein's index notation
+    (see :class:`Einsum`); the operands may also come as one list."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    subs, out = _parse_einsum(equation, [t._array.shape for t in operands])
+    return einsum_of(tuple(subs), out, list(operands))
+
+
+# ------------------------------------------------------------------------------------------------ distances
+class Dist(Function):
+    """The p-norm of the difference, ``||x - y||_p`` (x and y broadcast): the distance between two points.
+    With d = x - y and n the result, PyTorch's norm derivatives (dy = -dx):
+
+        p = 2:   dx = d * g / n           (0 where n = 0: the norm has a kink there)
+        p = 1:   dx = sign(d) * g
+        p = inf: dx = sign(d) * g / k where |d| = n (k such places), 0 elsewhere
+        p = 0:   none                     (the number of nonzeros, a staircase: PyTorch gives no gradient)
+        other p: dx = d |d|**(p-2) * g / n**(p-1)
+    """
+
+    node_name = "DistBackward0"
+    saved_names = ("other", "self", "result")  # (and _saved_p)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, y: Tensor, p: float) -> Tensor:
+        a, b = x._array, y._array
+        d = np.abs(a - b)  # (in the inputs' common dtype)
+        _check(d.dtype.kind == "f", f"norm(): input dtype should be either floating point or complex. Got "
+               f"{_short(d)} instead.")
+        if p == 0:
+            n = (d != 0).sum()
+        elif p == np.inf:
+            n = d.max(initial=0)
+        elif p == -np.inf:
+            n = d.min(initial=np.inf)
+        else:
+            n = (d ** p).sum() ** (1 / p) if p != 1 else d.sum()
+        result = _wrap(np.asarray(n, dtype=d.dtype))
+        ctx.save_for_backward(x, y, result)
+        ctx._saved_p, ctx.meta = p, (a.shape, b.shape)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .elementwise import zero_where
+
+        x, y, n = ctx.saved_tensors
+        p, d = ctx._saved_p, x - y
+        if p == 0:  # PyTorch returns no gradient at all (undefined): as if x had not been used
+            return None, None, None
+        if p == 1:
+            dx = d.sign() * g
+        elif p == 2:
+            dx = d * zero_where(n._array == 0, g / n)
+        elif abs(p) == np.inf:
+            at_norm = _wrap((np.abs(d._array) == n._array).astype(d._array.dtype))
+            dx = d.sign() * at_norm * (g / at_norm.sum())
+        else:
+            dx = d * d.abs().pow(p - 2) * zero_where(n._array == 0, g / n.pow(p - 1))
+        return (sum_to(dx, ctx.meta[0]) if ctx.needs_input_grad[0] else None,
+                sum_to(-dx, ctx.meta[1]) if ctx.needs_input_grad[1] else None, None)
+
+
+def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
+    """``tinygrad_edu.dist(x, y, p=2)``: the p-norm of x - y, one number (see :class:`Dist`)."""
+    broadcast_shapes(input._array.shape, other._array.shape)  # PyTorch's message if they do not broadcast
+    return Dist.apply(input, other, float(p))
+
+
+def _pairwise_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a[..., i, :] - b[..., j, :]`` for every pair of rows i, j: shape (..., P, R, M)."""
+    return a[..., :, None, :] - b[..., None, :, :]
+
+
+class Cdist(Function):
+    """The Euclidean distance between every row of x1 (..., P, M) and every row of x2 (..., R, M): the
+    (..., P, R) matrix of ``||x1[i] - x2[j]||``. For row i of x1, with d_ij = x1[i] - x2[j] and n_ij its length:
+
+        dx1[i] = sum_j g_ij d_ij / n_ij,    dx2[j] = -sum_i g_ij d_ij / n_ij      (0 where n_ij = 0)
+
+    computed in one step by :class:`CdistBackward`, which PyTorch does not differentiate again: a second
+    derivative through cdist raises, here as there.
+    """
+
+    node_name = "CdistBackward0"
+    saved_names = ("x1", "x2", "result")
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x1: Tensor, x2: Tensor) -> Tensor:
+        a, b = x1._array, x2._array
+        result = _wrap(np.sqrt((_pairwise_differences(a, b) ** 2).sum(-1)).astype(a.dtype, copy=False))
+        ctx.save_for_backward(x1, x2, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x1, x2, result = ctx.saved_tensors
+        dx1 = CdistBackward.apply(g, x1, x2, result, 1) if ctx.needs_input_grad[0] else None
+        dx2 = CdistBackward.apply(g, x1, x2, result, 2) if ctx.needs_input_grad[1] else None
+        return dx1, dx2
+
+
+class CdistBackward(Function):
+    """cdist's gradient for x1 (``which`` = 1) or x2 (2), see :class:`Cdist`; not differentiable itself."""
+
+    node_name = "CdistBackwardBackward0"
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, g: Tensor, x1: Tensor, x2: Tensor, result: Tensor, which: int) -> np.ndarray:
+        n = result._array
+        w = np.where(n == 0, 0, g._array / np.where(n == 0, 1, n))[..., None]  # g / n, 0 where n = 0
+        weighted = w * _pairwise_differences(x1._array, x2._array)
+        grad = weighted.sum(-2) if which == 1 else -weighted.sum(-3)
+        own = (x1 if which == 1 else x2)._array.shape
+        return grad if grad.shape == own else sum_to(_wrap(grad), own)._array  # (batch dims broadcast)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str | None = None) -> Tensor:
+    """``tinygrad_edu.cdist(x1, x2)``: the matrix of Euclidean distances between the rows of x1 and of x2.
+
+    Only p = 2, computed directly; for more than 25 rows PyTorch switches (unless told otherwise by
+    ``compute_mode``) to the faster matrix-product formula ``sqrt(|a|**2 + |b|**2 - 2 a.b)``, whose results
+    differ in the last float32 digits."""
+    a, b = x1._array, x2._array
+    if p != 2:
+        raise NotImplementedError(f"cdist(p={p!r}): tinygrad_edu implements the Euclidean distance, p=2")
+    _check(a.ndim >= 2, f"cdist only supports at least 2D tensors, X1 got: {a.ndim}D")
+    _check(b.ndim >= 2, f"cdist only supports at least 2D tensors, X2 got: {b.ndim}D")
+    _check(a.shape[-1] == b.shape[-1], f"X1 and X2 must have the same number of columns. X1: {a.shape[-1]} "
+           f"X2: {b.shape[-1]}")
+    _check(a.dtype.kind == "f", f"cdist only supports floating-point dtypes, X1 got: {_short(a)}")
+    _check(b.dtype.kind == "f", f"cdist only supports floating-point dtypes, X2 got: {_short(b)}")
+    _check(a.dtype == b.dtype, f"expected scalar type {_short(a)} but found {_short(b)}")
+    broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return Cdist.apply(x1, x2)

@@ -674,3 +674,317 @@ def logsumexp(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = 
         _dims(dim, 1)
         return Logsumexp.apply(x, (), keepdim)
     return Logsumexp.apply(x, _dims(dim, x._array.ndim), keepdim)
+
+
+# ------------------------------------------------------------------------------------------------ amax, amin
+class Amax(Function):
+    """The largest value over ``dims`` (all of them when dims is empty), values only, no indices. Unlike
+    ``max(dim)``, which sends g to the one index it returns, the gradient is shared evenly among tied maxima:
+
+        dx = g / (number of maxima in the slice)  where x is a maximum, 0 elsewhere
+    """
+
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")  # (and _saved_dim, _saved_keepdim)
+    _reduce = staticmethod(np.max)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+        a = x._array
+        name = ctx._forward_cls.node_name[:4].lower()
+        if a.size == 0 and (not dims or any(a.shape[d] == 0 for d in dims)):
+            if not dims:
+                raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+                                   "the reduction dim with the 'dim' argument.")
+            d = next(d for d in dims if a.shape[d] == 0)
+            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        result = _wrap(np.asarray(ctx._forward_cls._reduce(a, axis=dims or None, keepdims=keepdim)))
+        ctx.save_for_backward(x, result)
+        ctx._saved_dim, ctx._saved_keepdim = dims, keepdim
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, result = ctx.saved_tensors
+        dims = ctx._saved_dim or tuple(range(x._array.ndim))
+        if not ctx._saved_keepdim:
+            kept = _kept_shape(x._array.shape, dims)
+            g, result = g.reshape(kept), result.reshape(kept)
+        mask = _wrap((result._array == x._array).astype(g._array.dtype))
+        # PyTorch's formula, (g / count) * mask: an infinite g gives nan at the places that are not maxima
+        return g / mask.sum(dims, keepdim=True) * mask, None, None
+
+
+class Amin(Amax):
+    """The smallest value over ``dims``; ties share the gradient evenly (see :class:`Amax`)."""
+
+    node_name = "AminBackward0"
+    _reduce = staticmethod(np.min)
+
+
+def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
+    """``dim`` (an int, a tuple or list of ints, or () for all) as sorted non-negative dims, PyTorch's errors
+    for a repeated one."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    seen = [_dim(d, builtins.max(ndim, 1)) for d in dims]
+    for d in seen:
+        if seen.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(d for d in seen if ndim))
+
+
+def amax(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tensor:
+    """``x.amax(dim)``: the largest values over dim (all dims by default); see :class:`Amax`."""
+    return Amax.apply(x, _reduction_dims(dim, x._array.ndim), keepdim)
+
+
+def amin(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tensor:
+    """``x.amin(dim)``: the smallest values over dim (all dims by default); see :class:`Amin`."""
+    return Amin.apply(x, _reduction_dims(dim, x._array.ndim), keepdim)
+
+
+# ------------------------------------------------------------------------------------------------ cumprod, diff
+def _reversed_cumsum(t: Tensor, dim: int) -> Tensor:
+    """Running totals from the far end: out_j = t_j + ... + t_last."""
+    return t.flip(dim).cumsum(dim).flip(dim)
+
+
+class Cumprod(Function):
+    """Running products along dim: out_i = x_0 * x_1 * ... * x_i. Element x_k is a factor of every out_i
+    with i >= k, so
+
+        dx_k = sum_{i >= k} g_i * out_i / x_k        (a running total of g * out from the far end, over x)
+
+    That divides by 0 where x has zeros; PyTorch's formula avoids it. Before a slice's first zero the formula
+    above holds; after it every out_i is 0 whatever x_k is (dx_k = 0); and at the first zero itself, x_k's
+    factor is out_i with x_k replaced by 1: dx_k = sum_{i >= k} g_i * cumprod(x with x_k = 1)_i. Under
+    create_graph the gradient is computed from the definition instead (see _cumprod_grad_by_omission), so that
+    its own derivative in the zeros is right too.
+    """
+
+    node_name = "CumprodBackward0"
+    saved_names = ("self", "result")  # (and _saved_dim)
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+        a = x._array
+        ctx._saved_dim = dim = _dim(dim, builtins.max(a.ndim, 1))
+        if a.ndim == 0:
+            result = _wrap(a.astype(_sum_dtype(a), copy=True))
+        else:
+            result = _wrap(np.cumprod(a, axis=dim, dtype=_sum_dtype(a)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, out = ctx.saved_tensors
+        dim, a = ctx._saved_dim, x._array
+        if a.ndim == 0:
+            return g, None
+        zero = a == 0
+        if not zero.any():
+            return _reversed_cumsum(g * out, dim) / x, None
+        if GradMode.enabled:  # create_graph: a formula that stays right when differentiated again (see below)
+            return _cumprod_grad_by_omission(g, x, dim), None
+        zeros_so_far = np.cumsum(zero, axis=dim)
+        before = zeros_so_far == 0  # before the slice's first zero
+        first = zero & (zeros_so_far == 1)  # the first zero itself
+        safe = x.masked_fill(_wrap(~before), 1)  # (no division by 0 where the formula is not used)
+        dx = zero_where(~before, _reversed_cumsum(g * out, dim) / safe)
+        out_without = x.masked_fill(_wrap(first), 1).cumprod(dim)  # x_k's factor: the running product without it
+        return dx + zero_where(~first, _reversed_cumsum(g * out_without, dim)), None
+
+
+def _cumprod_grad_by_omission(g: Tensor, x: Tensor, dim: int) -> Tensor:
+    """cumprod's gradient straight from its definition, dx_k = sum_{i >= k} g_i * prod_{j <= i, j != k} x_j,
+    with no division: after a slice's first zero it is 0, but its derivative in that zero is not, and a second
+    derivative needs it. For each k, the running products of x with x_k replaced by 1: an (n, n) table per
+    slice, so O(n**2), used (as in PyTorch) only when the gradient is itself differentiated."""
+    n = x._array.shape[dim]
+    rows = x.movedim(dim, -1).unsqueeze(-2).expand(*x._array.shape[:dim], *x._array.shape[dim + 1:], n, n)
+    eye = np.eye(n, dtype=bool)
+    omitted = rows.masked_fill(_wrap(eye), 1).cumprod(-1)  # row k: the running products without x_k
+    later = _wrap(np.triu(np.ones((n, n), dtype=x._array.dtype)))  # i >= k
+    return (omitted * later * g.movedim(dim, -1).unsqueeze(-2)).sum(-1).movedim(-1, dim)
+
+
+def cumprod(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
+    """``x.cumprod(dim)``: running products along dim. Integers (and bools) give int64, as in PyTorch."""
+    return Cumprod.apply(x if dtype is None else x.to(dtype), dim)
+
+
+def diff(x: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
+    """``x.diff()``: differences of neighbours along dim, x[1:] - x[:-1], taken n times; ``prepend`` and
+    ``append`` are put at either end first. Built, as in PyTorch, from two narrowed views and a subtraction
+    (SubBackward0; for bools, not equal)."""
+    if x._array.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    from .shape import cat
+
+    dim = _dim(dim, x._array.ndim)
+    if prepend is not None or append is not None:
+        x = cat([t for t in (prepend, x, append) if t is not None], dim)
+    for _ in range(n):
+        length = x._array.shape[dim]
+        if length == 0:
+            break
+        later, earlier = x.narrow(dim, 1, length - 1), x.narrow(dim, 0, length - 1)
+        x = later != earlier if x._array.dtype == np.bool_ else later - earlier
+    return x
+
+
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, dim: int = -1) -> Tensor:
+    """The area under the samples y along dim by the trapezoidal rule: sum of (y_i + y_(i+1)) / 2 times the
+    spacing, ``dx`` (1 by default) or the steps of the sample points x. PyTorch's formulas: with a constant
+    spacing, ``(sum y - (y_first + y_last) / 2) * dx``; with points, ``sum(diff(x) * (y_i + y_(i+1))) / 2``."""
+    if x is not None and dx is not None:
+        raise TypeError("trapezoid() received an invalid combination of arguments: give x or dx, not both")
+    from .elementwise import MulScalar
+
+    dim = _dim(dim, y._array.ndim)
+    n = y._array.shape[dim]
+    if x is None:
+        if n == 0:
+            return y.sum(dim) * 0
+        return MulScalar.apply(y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5, 1.0 if dx is None else dx)
+    from ..nn.functional import DivByNumber  # (lazy: nn is the layer above; x / 2 as PyTorch's C++ records it)
+
+    if x._array.ndim == 1 and y._array.ndim > 1:  # points along dim, shared by every row: placed along dim
+        x = x.view(*[n if d == dim else 1 for d in range(y._array.ndim)])
+    steps = x.diff(dim=dim)
+    return DivByNumber.apply((steps * (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1))).sum(dim), 2.0)
+
+
+# ------------------------------------------------------------------------------------------------ median
+class Median(Function):
+    """The median of all elements: the middle value once sorted, the lower of the two middle ones for an even
+    count (so it is always one of the elements), nan if any element is nan. As for max over all elements,
+    tied elements share the gradient evenly:  dx = g / k where x equals the median (k such places)."""
+
+    node_name = "MedianBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> Tensor:
+        a = x._array.reshape(-1)
+        if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
+            result = np.asarray(np.nan, dtype=a.dtype)
+        else:
+            result = np.asarray(np.sort(a, kind="stable")[(a.size - 1) // 2])
+        result = _wrap(result)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        x, result = ctx.saved_tensors
+        r = result._array
+        chosen = np.isnan(x._array) if r.dtype.kind == "f" and np.isnan(r) else x._array == r
+        return zero_where(~chosen, (g / float(chosen.sum())).expand(x._array.shape))
+
+
+class MedianDim(MaxDim):
+    """The median along a dimension, with its index: (values, indices); the gradient goes to that index.
+    (Among equal values PyTorch does not say which index it returns: here it is the middle one of a stable
+    sort, which is what PyTorch's kernel gives in the cases tried; a nan is the median of its slice.)"""
+
+    node_name = "MedianBackward1"
+
+    @staticmethod
+    def _arg(a: np.ndarray, axis: int) -> np.ndarray:
+        order = np.argsort(a, axis=axis, kind="stable")  # nan sorts last
+        n = a.shape[axis]
+        middle = np.take(order, (n - 1) // 2, axis=axis)
+        if a.dtype.kind == "f":
+            nan = np.isnan(a)
+            middle = np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), middle)  # the first nan, if any
+        return middle
+
+
+class median_return(max_return):  # noqa: N801
+    _name = "median"
+
+
+def median(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """``x.median()``: the middle value (the lower middle for an even count); ``x.median(dim)``: (values,
+    indices) along dim."""
+    if dim is None:
+        return Median.apply(x)
+    a = x._array
+    if a.ndim and a.shape[_dim(dim, a.ndim)] == 0:
+        raise IndexError(f"median(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
+    return median_return(*MedianDim.apply(x, dim, keepdim))
+
+
+# ------------------------------------------------------------------------------------------------ var_mean, std_mean
+class VarMean(Function):
+    """The variance and the mean in one pass, one node with two outputs (v, m):
+
+        dx = gv * 2 (x - m) / (n - c)  +  gm / n
+    """
+
+    node_name = "VarMeanBackward0"
+    saved_names = ("self",)  # (and _saved_correction, _saved_dim, _saved_keepdim)
+    std = False
+
+    @staticmethod
+    @ieee
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> tuple:
+        a = x._array
+        name = "std_mean" if ctx._forward_cls.std else "var_mean"
+        if a.dtype.kind != "f":
+            raise RuntimeError(f"{name} only support floating point and complex dtypes")
+        ctx.set_materialize_grads(False)  # an output nobody used gets None, and adds no term to dx
+        dof = builtins.max(_reduced_count(a.shape, dims) - correction, 0)
+        if dof == 0:
+            warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                          "reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+        m = a.mean(axis=dims, keepdims=True)
+        spread = np.asarray(np.square(a - m).sum(axis=dims, keepdims=keepdim) / a.dtype.type(dof), dtype=a.dtype)
+        first = _wrap(np.sqrt(spread) if ctx._forward_cls.std else spread)
+        ctx.save_for_backward(x, first)
+        ctx.dims, ctx.keepdim, ctx.dof = dims, keepdim, dof
+        ctx.n = _reduced_count(a.shape, dims)
+        return first, np.asarray(m if keepdim else m.reshape(spread.shape), dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g_first: Tensor, g_mean: Tensor) -> tuple:
+        x, first = ctx.saved_tensors
+        kept = _kept_shape(x._array.shape, ctx.dims)
+        dx = None
+        if g_mean is not None:
+            dx = (g_mean.reshape(kept) / ctx.n).expand(x._array.shape)
+        if g_first is not None:
+            g_first = g_first.reshape(kept)
+            if ctx._forward_cls.std:  # d sqrt(v) = dv / (2 sqrt v), 0 where the std is 0
+                g_first = zero_where(first._array == 0, g_first / (first.reshape(kept) * 2))
+            spread = _var_grad(g_first, x, ctx.dims, ctx.dof)
+            dx = spread if dx is None else dx + spread
+        return dx, None, None, None
+
+
+class StdMean(VarMean):
+    """The standard deviation and the mean, one node with two outputs (s, m):
+    dx = gs * (x - m) / ((n - c) s)  +  gm / n   (0 from s where s = 0)."""
+
+    node_name = "StdMeanBackward0"
+    saved_names = ("self", "result0")
+    std = True
+
+
+def var_mean(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
+    """``tinygrad_edu.var_mean(x, dim)``: (variance, mean), as :func:`var` and :func:`mean` give them."""
+    dim, correction = _spread_args("var_mean", dim, unbiased, correction)
+    return VarMean.apply(x, _dims(dim, x._array.ndim), correction, keepdim)
+
+
+def std_mean(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
+             correction: float | None = None) -> tuple[Tensor, Tensor]:
+    """``tinygrad_edu.std_mean(x, dim)``: (standard deviation, mean)."""
+    dim, correction = _spread_args("std_mean", dim, unbiased, correction)
+    return StdMean.apply(x, _dims(dim, x._array.ndim), correction, keepdim)

@@ -234,3 +234,466 @@ def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = F
 def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> topk_return:
     """The k largest (``largest=False``: smallest) values along dim, with their indices, always in sorted order."""
     return topk_return(*Topk.apply(x, dim, largest, k))
+
+
+# ---------------------------------------------------------------------------- gather, scatter, index_select ...
+def _index_array(op: str, index: Any) -> np.ndarray:
+    """The numbers of an index tensor (int32 or int64), refused with PyTorch's message otherwise."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    a = index._array
+    if a.dtype not in (np.int32, np.int64):
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index")
+    return a.astype(np.int64, copy=False)
+
+
+def _positions(index: np.ndarray, dim: int) -> tuple[np.ndarray, ...]:
+    """Where each element of ``index`` points in the other tensor: at its own coordinates, except along ``dim``,
+    where the coordinate is the index's value. So ``a[_positions(index, 1)][i, j] == a[i, index[i, j]]``:
+    reading there is gather, writing there is scatter. (Open grids: arrays that broadcast, not copies.)"""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _1d(a: np.ndarray) -> np.ndarray:
+    """A 0-d array seen as 1-d (a view): gather and scatter take a 0-d tensor or index as one of size 1."""
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+def _check_along(op: str, shape: tuple[int, ...], dim: int, index: np.ndarray,
+                 src_shape: tuple[int, ...] | None = None) -> None:
+    """gather/scatter's rules: index has x's number of dims, is no larger than x apart from ``dim`` (nor than
+    src, when there is one), and its values are in range along ``dim`` (negative values are refused)."""
+    shape, index = shape or (1,), _1d(index)
+    src_shape = None if src_shape is None else src_shape or (1,)
+    if index.ndim != len(shape):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for d, n in enumerate(index.shape):
+        too_big = d != dim and n > shape[d]
+        if src_shape is not None and (too_big or n > src_shape[d]):
+            raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self {list(shape)} apart "
+                               f"from dimension {dim} and to be no larger size than src {list(src_shape)}")
+        if too_big:
+            raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} to be no "
+                               f"larger than self {list(shape)} apart from dimension {dim}")
+    bad = (index < 0) | (index >= shape[dim])
+    if bad.any():
+        raise RuntimeError(f"index {index[bad][0]} is out of bounds for dimension {dim} with size {shape[dim]}")
+
+
+def _zeros(shape: tuple[int, ...], dtype: np.dtype) -> Tensor:
+    """A constant tensor of zeros (no history): where a backward formula scatters a gradient into."""
+    return _wrap(np.zeros(shape, dtype))
+
+
+class Gather(Function):
+    """``x.gather(dim, index)``: each output element picks one element of x along ``dim``:
+    ``out[i][j] = x[i][index[i][j]]`` for dim 1 (the output has index's shape).
+
+    dx = zeros like x with g *added* where each picked element came from (``scatter_add``: an element picked
+    twice gets both gradients).
+    """
+
+    node_name = "GatherBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> np.ndarray:
+        ctx.shape, ctx.dim, ctx.index = x._array.shape, dim, index
+        return _1d(x._array)[_positions(_1d(index), dim)].reshape(index.shape)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return ScatterAdd.apply(_zeros(ctx.shape, g._array.dtype), ctx.dim, ctx.index, g), None, None
+
+
+class ScatterAdd(Function):
+    """``x.scatter_add(dim, index, src)``: a copy of x with each element of src *added* at the place index
+    names (``out[i][index[i][j]] += src[i][j]`` for dim 1); only the part of src of index's shape is used.
+
+    dx = g (x passes through);  dsrc = g.gather(dim, index) (each src element went to one place). With a src
+    larger than index, that has the wrong shape: PyTorch's backward then fails, and so does ours.
+    """
+
+    node_name = "ScatterAddBackward0"
+    _np_op = staticmethod(np.add.at)  # numpy's unbuffered add: a place named twice gets both additions
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor) -> np.ndarray:
+        out = x._array.copy()
+        used = tuple(slice(0, n) for n in _1d(index).shape)
+        ctx._forward_cls._np_op(_1d(out), _positions(_1d(index), dim), _1d(src._array)[used])
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, src._array.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = ctx._forward_cls._grad_x(ctx, g) if ctx.needs_input_grad[0] else None
+        dsrc = None
+        if ctx.needs_input_grad[3]:
+            if ctx.src_shape != ctx.index.shape:  # PyTorch's formula gives index's shape and stops there
+                raise RuntimeError(f"Function {type(ctx).__name__} returned an invalid gradient at index 1 - got "
+                                   f"{list(ctx.index.shape)} but expected shape compatible with {list(ctx.src_shape)}")
+            dsrc = Gather.apply(g, ctx.dim, ctx.index)
+        return dx, None, None, dsrc
+
+    @staticmethod
+    def _grad_x(ctx: Any, g: Tensor) -> Tensor:
+        return g
+
+
+class Scatter(ScatterAdd):
+    """``x.scatter(dim, index, src)``: a copy of x with src's elements written at the places index names
+    (``out[i][index[i][j]] = src[i][j]`` for dim 1). If a place is named twice, which write wins is not
+    specified (as in PyTorch).
+
+    dx = g with 0 at the overwritten places;  dsrc = g.gather(dim, index).
+    """
+
+    node_name = "ScatterBackward0"
+
+    @staticmethod
+    def _np_op(out: np.ndarray, positions: tuple, values: np.ndarray) -> None:
+        out[positions] = values
+
+    @staticmethod
+    def _grad_x(ctx: Any, g: Tensor) -> Tensor:
+        return ScatterValue.apply(g, ctx.dim, ctx.index, 0)
+
+
+class ScatterValue(Function):
+    """``x.scatter(dim, index, value)`` with a number: value written at the places index names.
+    dx = g with 0 at those places (their old values are gone)."""
+
+    node_name = "ScatterBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
+        out = x._array.copy()
+        _1d(out)[_positions(_1d(index), dim)] = value
+        ctx.dim, ctx.index = dim, index
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return ScatterValue.apply(g, ctx.dim, ctx.index, 0), None, None, None
+
+
+def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """Pick elements of x along ``dim`` at the positions ``index`` holds: ``out[i][j] = x[i][index[i][j]]``
+    (dim 1). index has x's number of dimensions and is no larger than x apart from ``dim``."""
+    idx = _index_array("gather", index)
+    dim = _dim(dim, x._array.ndim)
+    _check_along("gather", x._array.shape, dim, idx)
+    return Gather.apply(x, dim, idx)
+
+
+def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
+            reduce: str | None = None) -> Tensor:
+    """The reverse of gather: a copy of x with ``src`` (a tensor, or one number) written at the positions
+    ``index`` names along ``dim``. (``reduce=`` is not supported.)"""
+    if reduce is not None:
+        raise NotImplementedError("tinygrad_edu's scatter has no reduce= argument; use scatter_add for 'add'")
+    if src is None:
+        src = value
+    idx = _index_array("scatter", index)
+    dim = _dim(dim, x._array.ndim)
+    if isinstance(src, Tensor):
+        if src._array.dtype != x._array.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        _check_along("scatter", x._array.shape, dim, idx, src._array.shape)
+        return Scatter.apply(x, dim, idx, src)
+    _check_along("scatter", x._array.shape, dim, idx)
+    return ScatterValue.apply(x, dim, idx, src)
+
+
+def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """Like scatter, but adding: ``out[i][index[i][j]] += src[i][j]`` (dim 1); places named twice get both."""
+    idx = _index_array("scatter", index)  # (PyTorch's message names scatter)
+    dim = _dim(dim, x._array.ndim)
+    if src._array.dtype != x._array.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_along("scatter_add", x._array.shape, dim, idx, src._array.shape)
+    return ScatterAdd.apply(x, dim, idx, src)
+
+
+def _along_first(a: np.ndarray, dim: int) -> np.ndarray:
+    """``a`` seen with ``dim`` moved to the front (a view: writing to it writes to a)."""
+    return np.moveaxis(a, dim, 0) if a.ndim else a.reshape(1)
+
+
+def _vector_index(op: str, index: Tensor) -> np.ndarray:
+    """A 1-D (or 0-d) int32/int64 index for index_select, index_add_, index_fill_. Each of the three words its
+    refusals its own way in PyTorch (index_fill_ even takes int64 only), and so do we."""
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    a = index._array
+    if op == "index_fill_" and a.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if a.dtype not in (np.int32, np.int64):
+        name = LEGACY_NAMES[index.dtype].removesuffix("Tensor")
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {name}"
+                           if op == "index_add_" else f"{op}(): Expected dtype int32 or int64 for index")
+    if a.ndim > 1:
+        if op == "index_fill_":
+            raise RuntimeError("Index has to be a vector/scalar")
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {a.ndim} with type: "
+                         f"{LEGACY_NAMES[index.dtype].removesuffix('Tensor')} and size: {list(a.shape)}"
+                         if op == "index_add_" else f"{op}(): Index is supposed to be a vector")
+    return a.reshape(-1).astype(np.int64, copy=False)
+
+
+class IndexSelect(Function):
+    """``x.index_select(dim, index)``: the slices of x along ``dim`` at the positions of the 1-D ``index``
+    (a copy; a position may repeat). dx = zeros with g's slices *added* back (``index_add``)."""
+
+    node_name = "IndexSelectBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray) -> np.ndarray:
+        a = x._array
+        ctx.shape, ctx.dim, ctx.index = a.shape, dim, index
+        return np.take(a, index, axis=dim) if a.ndim else a.copy()  # (a 0-d x: the index can only be [0])
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return IndexAdd.apply(_zeros(ctx.shape, g._array.dtype), ctx.dim, ctx.index, g, 1), None, None
+
+
+def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices of x along ``dim`` at the (non-negative) positions in the 1-D tensor ``index``."""
+    idx = _vector_index("index_select", index)
+    dim = _dim(dim, x._array.ndim)
+    n = x._array.shape[dim] if x._array.ndim else 1
+    if x._array.ndim == 0 and len(idx) != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {len(idx)} value(s)")
+    if ((idx < 0) | (idx >= n)).any():
+        raise IndexError("index out of range in self")
+    return IndexSelect.apply(x, dim, idx)
+
+
+class IndexAdd(Function):
+    """``x.index_add(dim, index, source, alpha=1)``: a copy of x with ``alpha * source``'s i-th slice along dim
+    added to slice ``index[i]`` (repeated positions add up).
+
+    dx = g;  dsource = alpha * g.index_select(dim, index).
+    """
+
+    node_name = "IndexAddBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, source: Tensor, alpha: Any) -> np.ndarray:
+        out = x._array.copy()
+        src = source._array if alpha == 1 else alpha * source._array
+        np.add.at(_along_first(out, dim), index, _along_first(src, dim))
+        ctx.dim, ctx.index, ctx.alpha, ctx.src_shape = dim, index, alpha, source._array.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        ds = None
+        if ctx.needs_input_grad[3]:
+            ds = IndexSelect.apply(g, ctx.dim, ctx.index)
+            ds = ds.expand(ctx.src_shape)  # (a 0-d source needs it; PyTorch always records it)
+            ds = ds if ctx.alpha == 1 else ds * ctx.alpha
+        return g if ctx.needs_input_grad[0] else None, None, None, ds, None
+
+
+def index_add(x: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha: Any = 1) -> Tensor:
+    """A copy of x with source's slices along ``dim`` added at the positions ``index`` holds."""
+    idx = _vector_index("index_add_", index)
+    dim = _dim(dim, x._array.ndim)
+    if source._array.dtype != x._array.dtype:
+        names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (x, source)]
+        raise RuntimeError(f"index_add_(): self ({names[0]}) and source ({names[1]}) must have the same scalar type")
+    n_src = source._array.shape[dim] if source._array.ndim else 1
+    if len(idx) != n_src:
+        raise RuntimeError(f"index_add_(): Number of indices ({len(idx)}) should be equal to source.size(dim): "
+                           f"({n_src}), for dim: {dim}")
+    n = x._array.shape[dim] if x._array.ndim else 1
+    bad = (idx < 0) | (idx >= n)
+    if bad.any():
+        raise RuntimeError(f"index {idx[bad][0]} is out of bounds for dimension {dim} with size {n}")
+    return IndexAdd.apply(x, dim, idx, source, alpha)
+
+
+class IndexFill(Function):
+    """``x.index_fill(dim, index, value)``: a copy of x with the slices at ``index`` along dim set to a number.
+    dx = g with those slices 0 (their old values are gone)."""
+
+    node_name = "IndexFillBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, value: Any) -> np.ndarray:
+        out = x._array.copy()
+        _along_first(out, dim)[index] = value._array if isinstance(value, Tensor) else value
+        ctx.dim, ctx.index = dim, index
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = IndexFill.apply(g, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
+        return dx, None, None, None
+
+
+class IndexFillTensor(IndexFill):
+    """``x.index_fill(dim, index, value)`` with a 0-d tensor value: dx as above, and
+    dvalue = the sum of g over the filled slices (value went into every element there)."""
+
+    node_name = "IndexFillBackward1"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = IndexFill.apply(g, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
+        dv = IndexSelect.apply(g, ctx.dim, ctx.index).sum() if ctx.needs_input_grad[3] else None
+        return dx, None, None, dv
+
+
+def index_fill(x: Tensor, dim: int, index: Tensor, value: Any) -> Tensor:
+    """A copy of x with the slices along ``dim`` at the positions ``index`` holds set to ``value``."""
+    idx = _vector_index("index_fill_", index)
+    dim = _dim(dim, x._array.ndim)
+    n = x._array.shape[dim] if x._array.ndim else 1
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"index {idx[bad][0]} is out of bounds for dimension {dim} with size {n}")
+    if isinstance(value, Tensor):
+        if value._array.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._array.ndim} dimension(s).")
+        return IndexFillTensor.apply(x, dim, idx, value)
+    return IndexFill.apply(x, dim, idx, value)
+
+
+class MaskedSelect(Function):
+    """``x.masked_select(mask)``: the elements of x where the (broadcast) bool mask is True, as a 1-D copy,
+    in reading order. dx = zeros with g put back at the mask's places (summed over broadcast copies of x)."""
+
+    node_name = "MaskedSelectBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, mask: np.ndarray) -> np.ndarray:
+        shape = broadcast_shapes(mask.shape, x._array.shape)  # (in this order for PyTorch's message)
+        ctx.in_shape, ctx.mask = x._array.shape, np.broadcast_to(mask, shape)
+        return np.broadcast_to(x._array, shape)[ctx.mask]
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        from .shape import sum_to
+        return sum_to(MaskedScatter.apply(g, ctx.mask), ctx.in_shape), None
+
+
+class MaskedScatter(Function):
+    """masked_select's backward: zeros of the mask's shape with g's elements placed, in order, where the mask
+    is True. Its own backward selects them again."""
+
+    node_name = "MaskedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, mask: np.ndarray) -> np.ndarray:
+        ctx.mask = mask
+        out = np.zeros(mask.shape, g._array.dtype)
+        out[mask] = g._array
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return MaskedSelect.apply(gg, ctx.mask), None
+
+
+def masked_select(x: Tensor, mask: Tensor) -> Tensor:
+    """The elements of x where ``mask`` (a bool tensor broadcastable with x) is True, as a 1-D tensor."""
+    if mask._array.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return MaskedSelect.apply(x, mask._array)
+
+
+class Take(Function):
+    """``x.take(index)``: x read as if flattened to 1-D, at the positions ``index`` holds (the result has
+    index's shape; negative positions count from the end). dx = zeros with g added back at those places."""
+
+    node_name = "TakeBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, index: np.ndarray) -> np.ndarray:
+        a = x._array
+        ctx.shape, ctx.index = a.shape, index
+        return a.reshape(-1)[index]
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Put.apply(g, ctx.shape, ctx.index), None
+
+
+class Put(Function):
+    """take's backward: zeros of ``shape`` with g *added* at the flat positions ``index`` (a position taken
+    twice gets both gradients). Its own backward takes them again."""
+
+    node_name = "PutBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple[int, ...], index: np.ndarray) -> np.ndarray:
+        ctx.index = index
+        out = np.zeros(int(np.prod(shape)), g._array.dtype)
+        np.add.at(out, index.reshape(-1), g._array.reshape(-1))
+        return out.reshape(shape)
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return Take.apply(gg, ctx.index), None, None
+
+
+def take(x: Tensor, index: Tensor) -> Tensor:
+    """The elements of x (read as 1-D) at the positions ``index`` holds, in index's shape."""
+    idx = index._array
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{LEGACY_NAMES[index.dtype].removesuffix('Tensor')}")
+    n = x._array.size
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"out of range: tried to access index {idx[bad].reshape(-1)[0]} on a tensor of {n} "
+                         "elements.")
+    return Take.apply(x, idx)
+
+
+# ------------------------------------------------------------------------------------------------ unique
+class Unique(Function):
+    """``x.unique()``: the distinct values, sorted. Not differentiable (as in PyTorch, whose node only
+    raises): which element a value "came from" is not a smooth function of x."""
+
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, return_inverse: bool, return_counts: bool, dim: int | None) -> tuple:
+        values, inverse, counts = np.unique(x._array, return_inverse=True, return_counts=True, axis=dim)
+        if dim is None:
+            inverse = inverse.reshape(x._array.shape)
+        inverse, counts = _wrap(inverse.astype(np.int64)), _wrap(counts.astype(np.int64))
+        ctx.mark_non_differentiable(inverse, counts)
+        return values, inverse, counts
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        raise NotImplementedError(f"the derivative for '{ctx._forward_cls._aten}' is not implemented.")
+
+    _aten = "_unique2"  # PyTorch's name for the op, in its message
+
+
+class UniqueDim(Unique):
+    """``x.unique(dim=d)``: the distinct slices along d (PyTorch records another node for it)."""
+
+    node_name = "UniqueDimBackward0"
+    _aten = "unique_dim"
+
+
+def unique(x: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+           dim: int | None = None) -> Any:
+    """The distinct values of x, in increasing order (always sorted here); with ``return_inverse`` also where
+    each element of x is among them (x == values[inverse]), with ``return_counts`` how often each occurs.
+    ``dim`` makes the distinct items whole slices along that dimension."""
+    if dim is not None:
+        dim = _dim(dim, x._array.ndim)
+    values, inverse, counts = (Unique if dim is None else UniqueDim).apply(x, return_inverse, return_counts, dim)
+    out = (values, *([inverse] if return_inverse else []), *([counts] if return_counts else []))
+    return out[0] if len(out) == 1 else out

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, promote_types
-from .._tensor import Tensor, _wrap
+from .._tensor import Tensor, _wrap, warn_once
 from ..autograd.function import Function
 from ..autograd.grad_mode import GradMode
 
@@ -276,7 +276,8 @@ class Expand(Function):
                                f"size=[{', '.join(map(str, shape))}]): the number of sizes provided ({len(shape)}) "
                                f"must be greater or equal to the number of dimensions in the tensor ({a.ndim})")
         target = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        for i, n in enumerate(a.shape):
+        for i in reversed(range(a.ndim)):  # PyTorch checks from the last dimension, and reports the first misfit
+            n = a.shape[i]
             if n != 1 and n != target[lead + i]:
                 raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
                                    f"({n}) at non-singleton dimension {lead + i}.  Target sizes: "
@@ -542,10 +543,467 @@ class Alias(Function):
 
 
 def select(x: Tensor, dim: int, index: int) -> Tensor:
+    if x._array.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = _dim(dim, x._array.ndim)
+    size = x._array.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(x._array.shape)} at "
+                         f"dimension {dim}")
     return Select.apply(x, (slice(None),) * dim + (index,))
 
 
 def narrow(x: Tensor, dim: int, start: int, length: int) -> Tensor:
+    """``length`` elements along ``dim`` from ``start`` (which may count from the end), as a view."""
     dim = _dim(dim, x._array.ndim)
+    size = x._array.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    start %= max(size, 1)  # a slice would read a negative start + length as counted from the end too
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length),))
+
+
+# ------------------------------------------------------------------------------- split, flip, roll, rot90 ...
+class Split(Function):
+    """``x.split(size, dim)`` / ``x.chunk(n, dim)``: consecutive pieces along ``dim``, each a view of x.
+    The gradient of x is the pieces' gradients laid side by side again (cat; a piece that got none gives 0)."""
+
+    node_name = "SplitBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, sizes: tuple[int, ...], dim: int) -> tuple[np.ndarray, ...]:
+        ctx.dim, starts = dim, np.cumsum((0, *sizes))
+        a = x._array
+        return tuple(a[(slice(None),) * dim + (slice(s, s + n),)] for s, n in zip(starts, sizes))
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        return Cat.apply(ctx.dim, *grads), None, None
+
+
+class SplitWithSizes(Split):
+    """``x.split([2, 3], dim)``: pieces of the given sizes (which must add up to x's size along dim)."""
+
+    node_name = "SplitWithSizesBackward0"
+
+
+def split(x: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) -> tuple[Tensor, ...]:
+    """Cut x along ``dim`` into pieces of ``split_size`` (the last may be smaller), or of the listed sizes."""
+    if x._array.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    dim = _dim(dim, x._array.ndim)
+    n = x._array.shape[dim]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = tuple(int(s) for s in split_size_or_sections)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+                               f"dimension {dim}), but got split_sizes={list(sizes)}")
+        return SplitWithSizes.apply(x, sizes, dim)
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    if size == 0 and n:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+    count = max(-(-n // size), 1) if size else 1
+    sizes = tuple(min(size, n - i * size) for i in range(count))
+    return Split.apply(x, sizes, dim)
+
+
+def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+    """Cut x along ``dim`` into ``chunks`` pieces of equal size, rounded up (so there may be fewer pieces)."""
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if x._array.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    n = x._array.shape[_dim(dim, x._array.ndim)]
+    return split(x, -(-n // chunks), dim)
+
+
+def _dims_arg(dims: Sequence[Any], ndim: int) -> tuple[int, ...]:
+    """``flip(0, 1)``, ``flip((0, 1))`` or ``flip([0, 1])``: the dims wrapped, each at most once."""
+    dims = tuple(_dim(d, ndim) for d in _shape_arg(dims))
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
+class Flip(Function):
+    """Reverse the order of the elements along ``dims`` (a copy). dx = g flipped back along the same dims."""
+
+    node_name = "FlipBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...]) -> np.ndarray:
+        ctx.dims = dims
+        return np.flip(x._array, dims).copy() if x._array.ndim else x._array.copy()  # (a 0-d x: dim 0 is itself)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Flip.apply(g, ctx.dims), None
+
+
+def flip(x: Tensor, *dims: Any) -> Tensor:
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    return Flip.apply(x, _dims_arg(dims, x._array.ndim))
+
+
+def fliplr(x: Tensor) -> Tensor:
+    """Left to right: flip dim 1."""
+    if x._array.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return Flip.apply(x, (1,))
+
+
+def flipud(x: Tensor) -> Tensor:
+    """Up to down: flip dim 0."""
+    if x._array.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return Flip.apply(x, (0,))
+
+
+class Roll(Function):
+    """Shift the elements along ``dims`` by ``shifts``, those pushed off the end coming back at the start (with
+    no dims: along x read as 1-D). dx = g rolled back by -shifts."""
+
+    node_name = "RollBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, shifts: tuple[int, ...], dims: tuple[int, ...] | None) -> np.ndarray:
+        ctx.shifts, ctx.dims = shifts, dims
+        return np.roll(x._array, shifts if dims is not None else shifts[0], dims)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Roll.apply(g, tuple(-s for s in ctx.shifts), ctx.dims), None, None
+
+
+def roll(x: Tensor, shifts: int | Sequence[int], dims: int | Sequence[int] | None = None) -> Tensor:
+    shifts = tuple(shifts) if isinstance(shifts, (list, tuple)) else (int(shifts),)
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return Roll.apply(x, shifts, None)
+    dims = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    return Roll.apply(x, shifts, tuple(_dim(d, x._array.ndim) for d in dims))
+
+
+class Rot90(Function):
+    """Rotate by 90 degrees ``k`` times in the plane of ``dims``, from the first axis towards the second
+    (a copy). dx = g rotated back: k times the other way."""
+
+    node_name = "Rot90Backward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, k: int, dims: tuple[int, int]) -> np.ndarray:
+        ctx.k, ctx.dims = k, dims
+        return np.rot90(x._array, k, dims).copy()
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Rot90.apply(g, -ctx.k, ctx.dims), None, None
+
+
+def rot90(x: Tensor, k: int = 1, dims: Sequence[int] = (0, 1)) -> Tensor:
+    nd = x._array.ndim
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if nd < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+    d0, d1 = _dim(dims[0], nd), _dim(dims[1], nd)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    return Rot90.apply(x, k % 4, (d0, d1))
+
+
+def tile(x: Tensor, *dims: Any) -> Tensor:
+    """``repeat`` that accepts fewer sizes than x has dims (the missing leading ones count as 1)."""
+    reps = _shape_arg(dims)
+    return Repeat.apply(x, (1,) * (x._array.ndim - len(reps)) + reps)
+
+
+def repeat_interleave(x: Tensor, repeats: Any, dim: int | None = None, *, output_size: int | None = None) -> Tensor:
+    """Repeat each element (each slice along ``dim``) ``repeats`` times in place: [a, b] -> [a, a, b, b].
+
+    With no dim x is read as 1-D first. PyTorch's recipe, and so its graph: a new axis after dim, expanded to
+    ``repeats``, copied, and merged with dim (``ViewBackward0 <- CloneBackward0 <- ExpandBackward0 <-
+    UnsqueezeBackward0``). A tensor of repeats (one per slice) picks the slices with ``index_select``.
+    """
+    if dim is None:
+        x, dim = x.reshape(-1), 0
+    dim = _dim(dim, x._array.ndim)
+    if isinstance(repeats, Tensor) and repeats._array.size != 1:
+        r = repeats._array
+        if (r < 0).any():
+            raise RuntimeError("repeats can not be negative")
+        if r.ndim != 1 or len(r) != x._array.shape[dim]:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{r.size} and input.size({dim}) = {x._array.shape[dim]}")
+        return x.index_select(dim, _wrap(np.repeat(np.arange(len(r)), r)))
+    r = int(repeats)
+    if r < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    sh = x._array.shape
+    wide = x.unsqueeze(dim + 1).expand(*sh[:dim + 1], r, *sh[dim + 1:])
+    return wide.clone().view(*sh[:dim], sh[dim] * r, *sh[dim + 1:])
+
+
+def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
+    """Split dimension ``dim`` into several of the given sizes (one may be -1): the inverse of flatten."""
+    dim = _dim(dim, x._array.ndim)
+    n, sizes = x._array.shape[dim], tuple(int(s) for s in sizes)
+    known = int(np.prod([s for s in sizes if s != -1]))
+    if (-1 in sizes and (known == 0 or n % known)) or (-1 not in sizes and known != n):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({n}) "
+                           "in the input tensor")
+    sizes = tuple(n // known if s == -1 else s for s in sizes)
+    return reshape(x, *x._array.shape[:dim], *sizes, *x._array.shape[dim + 1:])
+
+
+def movedim(x: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
+    """Move dims ``source`` to positions ``destination``, the others keeping their order (a permute)."""
+    src = tuple(source) if isinstance(source, (list, tuple)) else (source,)
+    dst = tuple(destination) if isinstance(destination, (list, tuple)) else (destination,)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(src)} dims) should contain "
+                           f"the same number of dims as destination ({list(dst)} dims)")
+    nd = x._array.ndim
+    src, dst = tuple(_dim(d, nd) for d in src), tuple(_dim(d, nd) for d in dst)
+    for name, ds in (("source", src), ("destination", dst)):
+        for d in ds:
+            if ds.count(d) > 1:
+                raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(ds)})")
+    order = [None] * nd
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    return Permute.apply(x, tuple(o if o is not None else next(rest) for o in order))
+
+
+# ------------------------------------------------------------------------------------ triangles, diagonals
+class Tril(Function):
+    """Keep the lower triangle of the last two dims (``j <= i + diagonal``), zeros above.
+    dx = g.tril(diagonal): the gradient passes where the value was kept."""
+
+    node_name = "TrilBackward0"
+    _np = staticmethod(np.tril)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, k: int) -> np.ndarray:
+        if x._array.ndim < 2:
+            raise RuntimeError(f"{ctx._forward_cls.__name__.lower()}: input tensor must have at least 2 dimensions")
+        ctx.k = k
+        return ctx._forward_cls._np(x._array, k)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return ctx._forward_cls.apply(g, ctx.k), None
+
+
+class Triu(Tril):
+    """Keep the upper triangle (``j >= i + diagonal``), zeros below. dx = g.triu(diagonal)."""
+
+    node_name = "TriuBackward0"
+    _np = staticmethod(np.triu)
+
+
+def _diagonal_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
+    """The diagonal of ``a`` in the plane (d1, d2) as a writable view (numpy's own is read-only): the other
+    dims first, the diagonal last. Stepping along it moves one row and one column: the two strides added."""
+    b = np.moveaxis(a, (d1, d2), (-2, -1))
+    b = b[..., :, offset:] if offset >= 0 else b[..., -offset:, :]
+    n = max(min(b.shape[-2], b.shape[-1]), 0)
+    return np.lib.stride_tricks.as_strided(b, (*b.shape[:-2], n), (*b.strides[:-2], b.strides[-2] + b.strides[-1]),
+                                           writeable=a.flags.writeable)
+
+
+def _plane(nd: int, d1: int, d2: int) -> tuple[int, int]:
+    d1, d2 = _dim(d1, nd), _dim(d2, nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {d1}, {d2}")
+    return d1, d2
+
+
+class Diagonal(Function):
+    """``x.diagonal(offset, dim1, dim2)``: the elements ``x[i, i + offset]`` of the plane (dim1, dim2), as a
+    view, in a new last dim. dx = zeros with g written back on that diagonal."""
+
+    node_name = "DiagonalBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, offset: int, d1: int, d2: int) -> np.ndarray:
+        ctx.shape, ctx.args = x._array.shape, (offset, d1, d2)
+        return _diagonal_view(x._array, offset, d1, d2)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return DiagonalGrad.apply(g, ctx.shape, *ctx.args), None, None, None
+
+
+class DiagonalCopy(Diagonal):
+    """``x.diag()`` of a matrix: its diagonal as a copy (PyTorch names this node with a "_copy" suffix)."""
+
+    node_name = "DiagonalBackward0_copy"
+    is_view = False
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, offset: int, d1: int, d2: int) -> np.ndarray:
+        return Diagonal.forward(ctx, x, offset, d1, d2).copy()
+
+
+class DiagonalGrad(Function):
+    """Zeros of ``shape`` with g on the diagonal (offset, d1, d2): diagonal's backward. Its own backward
+    reads the diagonal again."""
+
+    node_name = "DiagonalBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, shape: tuple[int, ...], offset: int, d1: int, d2: int) -> np.ndarray:
+        ctx.args = (offset, d1, d2)
+        out = np.zeros(shape, g._array.dtype)
+        _diagonal_view(out, offset, d1, d2)[...] = g._array
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        return Diagonal.apply(gg, *ctx.args), None, None, None, None
+
+
+class DiagEmbed(Function):
+    """``x.diag_embed(offset, dim1, dim2)``: each vector along x's last dim becomes the diagonal of a square
+    matrix of zeros in the plane (dim1, dim2) of the result. dx = g.diagonal(offset, dim1, dim2)."""
+
+    node_name = "DiagEmbedBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, offset: int, d1: int, d2: int) -> np.ndarray:
+        a = x._array
+        n = a.shape[-1] + abs(offset)
+        shape = list(a.shape[:-1])
+        for d in sorted((d1, d2)):
+            shape.insert(d, n)
+        out = np.zeros(shape, a.dtype)
+        _diagonal_view(out, offset, d1, d2)[...] = a
+        ctx.args = (offset, d1, d2)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Diagonal.apply(g, *ctx.args), None, None, None
+
+
+def diagonal(x: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    return Diagonal.apply(x, offset, *_plane(x._array.ndim, dim1, dim2))
+
+
+def diag_embed(x: Tensor, offset: int = 0, dim1: int = -2, dim2: int = -1) -> Tensor:
+    return DiagEmbed.apply(x, offset, *_plane(x._array.ndim + 1, dim1, dim2))
+
+
+def diag(x: Tensor, diagonal: int = 0) -> Tensor:
+    """A vector becomes a diagonal matrix (``diag_embed``); a matrix gives its diagonal as a vector (a copy)."""
+    nd = x._array.ndim
+    if nd == 1:
+        return DiagEmbed.apply(x, diagonal, 0, 1)
+    if nd == 2:
+        return DiagonalCopy.apply(x, diagonal, 0, 1)
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
+
+
+class Trace(Function):
+    """The sum of a matrix's diagonal. dx = zeros with g on the diagonal (PyTorch's recipe: ``index_fill`` of a
+    flat vector of zeros at every (columns + 1)-th place, then a view as the matrix)."""
+
+    node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        a = x._array
+        if a.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+        if a.dtype == np.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+        ctx.shape = a.shape
+        return np.asarray(np.trace(a), dtype=np.int64 if a.dtype.kind in "iu" else a.dtype)  # integers sum in int64
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        from .selection import index_fill
+        rows, cols = ctx.shape
+        flat = _wrap(np.zeros(rows * cols, g._array.dtype))
+        places = _wrap(np.arange(0, min(rows, cols) * (cols + 1), cols + 1, dtype=np.int64))
+        return index_fill(flat, 0, places, g).view(rows, cols)
+
+
+# ---------------------------------------------------------------------------------------------- stacking
+def _at_least(x: Tensor, nd: int) -> Tensor:
+    """x with size-1 dims added up to ``nd`` dims, as numpy's atleast_2d/3d place them."""
+    a = x._array
+    if a.ndim >= nd:
+        return x
+    if a.ndim == 0:
+        return x.reshape((1,) * nd)
+    if nd == 2 or a.ndim == 2:  # (n,) -> (1, n); (m, n) -> (m, n, 1)
+        return x.unsqueeze(0) if nd == 2 else x.unsqueeze(-1)
+    return x.unsqueeze(0).unsqueeze(-1)  # (n,) -> (1, n, 1)
+
+
+def _tensor_list(name: str, tensors: Sequence[Tensor]) -> list[Tensor]:
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return list(tensors)
+
+
+def hstack(tensors: Sequence[Tensor]) -> Tensor:
+    """Side by side: vectors end to end (dim 0), anything larger along dim 1."""
+    ts = [_at_least(t, 1) for t in _tensor_list("hstack", tensors)]
+    return cat(ts, 0 if ts[0]._array.ndim == 1 else 1)
+
+
+def vstack(tensors: Sequence[Tensor]) -> Tensor:
+    """One above the other (dim 0), vectors taken as rows."""
+    return cat([_at_least(t, 2) for t in _tensor_list("vstack", tensors)], 0)
+
+
+def dstack(tensors: Sequence[Tensor]) -> Tensor:
+    """In depth (dim 2), after making each at least 3-d: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return cat([_at_least(t, 3) for t in _tensor_list("dstack", tensors)], 2)
+
+
+def column_stack(tensors: Sequence[Tensor]) -> Tensor:
+    """Vectors as the columns of a matrix (dim 1); matrices are placed side by side."""
+    ts = _tensor_list("column_stack", tensors)
+    return cat([t.reshape(t._array.size, 1) if t._array.ndim <= 1 else t for t in ts], 1)
+
+
+def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
+    """Coordinate grids from 1-D tensors: with ``indexing="ij"`` grid k varies along dim k; with "xy" (the
+    plotting convention) the first two swap, so grid 0 varies along the columns. Each grid is a broadcast
+    view (``expand``) of its vector: no copies."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        warn_once("meshgrid", "tinygrad_edu.meshgrid: in an upcoming release, it will be required to pass the "
+                  "indexing argument.")  # (once per process, as PyTorch warns)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'tinygrad_edu.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t._array.ndim > 1:
+            raise RuntimeError(f"tinygrad_edu.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+    sizes = [t._array.size for t in tensors]
+    axes = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) >= 2:
+        axes[0], axes[1] = 1, 0
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    return tuple(t.reshape(*(-1 if d == ax else 1 for d in range(len(sizes)))).expand(*sizes)
+                 for t, ax in zip(tensors, axes))

@@ -1,0 +1,67 @@
+"""Adagrad: each coordinate's step shrinks with the sum of its squared gradients so far (PyTorch's rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from .optimizer import Optimizer, check_flags
+
+
+class Adagrad(Optimizer):
+    """Adagrad (Duchi, Hazan & Singer, 2011). With g the gradient and t the step number (1, 2, ...)::
+
+        s <- s + g**2                                  the sum of all squared gradients so far
+        p <- p - lr_t * g / (sqrt(s) + eps)            lr_t = lr / (1 + (t - 1) * lr_decay)
+
+    A coordinate that has had large gradients takes small steps, a rarely-updated one (a rare word's embedding)
+    keeps large ones. s only grows, so the steps only shrink: fine for convex problems, often too fast for deep
+    networks (RMSprop and Adam replace the sum by a running mean). Options: ``weight_decay`` adds wd * p to g,
+    ``initial_accumulator_value`` is s's starting value, ``maximize`` uses -g. State per parameter: ``step`` and
+    ``sum`` (s), created with the optimizer, as in PyTorch.
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict], lr: float = 1e-2, lr_decay: float = 0,
+                 weight_decay: float = 0, initial_accumulator_value: float = 0, eps: float = 1e-10,
+                 foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
+                 fused: bool | None = None) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not lr_decay >= 0.0:
+            raise ValueError(f"Invalid lr_decay value: {lr_decay}")
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not initial_accumulator_value >= 0.0:
+            raise ValueError(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_flags(differentiable)
+        defaults = {"lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
+                    "initial_accumulator_value": initial_accumulator_value, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "fused": fused}
+        super().__init__(params, defaults)
+        for group in self.param_groups:  # the state exists from the start (a state_dict shows it before any step)
+            for p in group["params"]:
+                self._init_state(p, group)
+
+    def _init_state(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p]
+        if not state:
+            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+            state["sum"] = _wrap(np.full_like(p._array, group["initial_accumulator_value"]))
+
+    def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        self._init_state(p, group)  # (a parameter added later, with add_param_group)
+        g = -grad if group["maximize"] else grad
+        state["step"]._array += 1
+        t = float(state["step"]._array)
+        if group["weight_decay"] != 0:
+            g = g + group["weight_decay"] * p._array
+        clr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
+        s = state["sum"]._array
+        s += g * g
+        std = np.sqrt(s) + p._array.dtype.type(group["eps"])
+        p._array += p._array.dtype.type(-clr) * g / std  # PyTorch's addcdiv order: (-clr * g) / std
