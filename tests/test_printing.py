@@ -100,10 +100,12 @@ FIXED_CASES = [
      ("tensor([[1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000],\n"
       "        [1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000]],\n"
       "       dtype=tinygrad_edu.float64, grad_fn=<MulBackward0>)")),
-    # "dtype=tinygrad_edu.float64" is 7 characters longer than "dtype=torch.float64": PyTorch's rule, applied
-    # to our name, moves it to the next line where torch keeps it on the line.
+    # "dtype=tinygrad_edu.float64" is 7 characters longer than "dtype=torch.float64": lines still break where
+    # PyTorch's do (its text decides), so this one stays on the line, 7 characters past the width
     (show([1.5] * 6, _dtype.float64),
-     "tensor([1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000],\n       dtype=tinygrad_edu.float64)"),
+     "tensor([1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000], dtype=tinygrad_edu.float64)"),
+    (show([1.5] * 7, _dtype.float64),
+     "tensor([1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000, 1.5000],\n       dtype=tinygrad_edu.float64)"),
     # another prefix sets the indentation of the following lines
     (show([[1.0, 2.0], [3.0, 4.0]], prefix="Param("), "Param([[1., 2.],\n       [3., 4.]])"),
 ]
@@ -298,3 +300,10 @@ def test_node_classes_print_as_pytorchs() -> None:
     assert text.startswith("\"<class 'MulBackward0'> <class 'AccumulateGrad'> "
                            "<class 'tinygrad_edu.autograd.function.MyExpBackward'> "
                            "<tinygrad_edu.autograd.function.MyExpBackward object at 0x...> <MulBackward0 object at")
+
+
+def test_lines_break_where_pytorchs_do_despite_the_longer_module_name() -> None:
+    """PyTorch decides where to break a line from its own text, "dtype=torch.float64"; ours says
+    "dtype=tinygrad_edu.float64", 7 characters longer, and must still break (or not) at the same place."""
+    as_pytorch(lambda lib: lib.tensor([0.1257, -0.1321, 0.6404], dtype=lib.float64, requires_grad=True),
+               (None, "tensor([ 0.1257, -0.1321,  0.6404], dtype=tinygrad_edu.float64, requires_grad=True)", []))

@@ -221,12 +221,14 @@ def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
     parts = [text]
     line_length = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if line_length + len(suffix) + 2 > PRINT_OPTS.linewidth:
+        # measured as PyTorch's text, which says "torch.float64" where ours says "tinygrad_edu.float64"
+        length = len(suffix) - suffix.count("tinygrad_edu.") * (len("tinygrad_edu.") - len("torch."))
+        if line_length + length + 2 > PRINT_OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
-            line_length = indent + len(suffix)
+            line_length = indent + length
         else:
             parts.append(", " + suffix)
-            line_length += len(suffix) + 2
+            line_length += length + 2
     return "".join(parts) + ")"
 
 
