@@ -1772,3 +1772,14 @@ def test_sign_gradient_is_positive_zero() -> None:
         return lib.autograd.grad(x.sign(), x, lib.tensor([-1.0, 2.0, -3.0]), create_graph=True)
 
     as_pytorch(grad, (None, "(tensor([0., 0., 0.]),)", []))
+
+
+def test_power_gradient_is_positive_zero_where_the_exponent_is_zero() -> None:
+    """d(x ** y)/dx is masked to +0. where y == 0 after multiplying by g, as in PyTorch (g * 0 would be -0.)."""
+
+    def grad(lib: ModuleType) -> Any:
+        x = lib.tensor([2.0, 3.0], requires_grad=True)
+        y = lib.tensor([0.0, 2.0])
+        return lib.autograd.grad(x ** y, x, lib.tensor([-1.5, -1.0]))
+
+    as_pytorch(grad, (None, "(tensor([ 0., -6.]),)", []))

@@ -759,3 +759,21 @@ def test_linear_refuses_a_mismatched_dtype() -> None:
         for shape in ((1, 2), (2,)):
             raises(lambda lib, bias=bias, shape=shape: lib.nn.Linear(2, 2, bias=bias).double()(lib.ones(*shape)),
                    RuntimeError, message)
+
+
+def test_linear_refuses_a_bias_that_does_not_fit() -> None:
+    raises(lambda lib: lib.nn.functional.linear(lib.ones(2, 4), lib.ones(2, 4), lib.ones(4)), RuntimeError,
+           "The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 1.  "
+           "Target sizes: [2, 2].  Tensor sizes: [4]")
+
+
+def test_loss_gradients_under_create_graph_end_in_pytorchs_division() -> None:
+    """The mean of bce_with_logits' gradient is C++'s division by a number in PyTorch: DivBackward1."""
+
+    def grad(lib: ModuleType) -> str:
+        x = lib.tensor([0.5, -1.0, 2.0], requires_grad=True)
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, lib.tensor([1.0, 0.0, 1.0]))
+        (gx,) = lib.autograd.grad(loss, x, create_graph=True)
+        return gx.grad_fn.name()
+
+    as_pytorch(grad, (None, "'DivBackward1'", []))

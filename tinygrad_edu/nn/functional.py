@@ -70,7 +70,7 @@ def _weight_and_reduce(d: Tensor, w: Tensor | None, reduction: str) -> Tensor:
     of elements: PyTorch's order of operations, so the gradients agree to the last bit."""
     if w is not None:
         d = d * w
-    return d / d._array.size if reduction == "mean" else d
+    return DivByNumber.apply(d, d._array.size) if reduction == "mean" else d  # (a C++ division: DivBackward1)
 
 
 def _type_name(t: Tensor) -> str:

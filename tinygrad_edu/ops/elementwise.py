@@ -265,7 +265,8 @@ class PowTensor(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y, result = ctx.saved_tensors
-        dx = grad_for(g * zero_where(y._array == 0, y * x ** (y - 1)), ctx.meta[0]) if ctx.needs_input_grad[0] \
+        # (masked after the product, as PyTorch does: 0 where y == 0 is +0., whatever the sign of g)
+        dx = grad_for(zero_where(y._array == 0, g * (y * x ** (y - 1))), ctx.meta[0]) if ctx.needs_input_grad[0] \
             else None
         dy = grad_for(g * result * _log_or_zero(x, y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
         return dx, dy

@@ -24,7 +24,7 @@ import numpy as np
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from .._tensor import Tensor, _wrap
 from ..autograd.function import Function, ieee
-from .shape import UnsafeView, _dim, broadcast_shapes, sum_to
+from .shape import UnsafeView, _dim, broadcast_shapes, check_expand, sum_to
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -172,6 +172,8 @@ class Addmm(Function):
         ctx.bias_shape = bias._array.shape
         ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mat2_grad)
         out = a @ b
+        if bias._array.shape != out.shape[-bias._array.ndim:]:  # (PyTorch expands the bias to the product's shape)
+            check_expand(bias._array.shape, out.shape)
         out += bias._array  # in place: saves allocating a second (batch, out) array
         return out
 

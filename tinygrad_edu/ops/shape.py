@@ -260,6 +260,19 @@ class Unsqueeze(Function):
         return g.squeeze(ctx.dim), None
 
 
+def check_expand(shape: tuple[int, ...], target: tuple[int, ...], asked: tuple[int, ...] | None = None) -> None:
+    """Can a tensor of ``shape`` be expanded (broadcast) to ``target``? PyTorch's message if not. PyTorch checks
+    from the last dimension, and reports the first misfit."""
+    lead = len(target) - len(shape)
+    for i in reversed(range(len(shape))):
+        n = shape[i]
+        if n != 1 and n != target[lead + i]:
+            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
+                               f"({n}) at non-singleton dimension {lead + i}.  Target sizes: "
+                               f"[{', '.join(map(str, target if asked is None else asked))}].  Tensor sizes: "
+                               f"[{', '.join(map(str, shape))}]")
+
+
 class Expand(Function):
     """Broadcast size-1 dimensions to a larger size without copying. dx = sum_to(g, x.shape)."""
 
@@ -276,12 +289,7 @@ class Expand(Function):
                                f"size=[{', '.join(map(str, shape))}]): the number of sizes provided ({len(shape)}) "
                                f"must be greater or equal to the number of dimensions in the tensor ({a.ndim})")
         target = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        for i in reversed(range(a.ndim)):  # PyTorch checks from the last dimension, and reports the first misfit
-            n = a.shape[i]
-            if n != 1 and n != target[lead + i]:
-                raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
-                                   f"({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                                   f"[{', '.join(map(str, shape))}].  Tensor sizes: [{', '.join(map(str, a.shape))}]")
+        check_expand(a.shape, target, shape)
         return np.broadcast_to(a, target)
 
     @staticmethod
