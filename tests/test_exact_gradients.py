@@ -37,6 +37,9 @@ CASES: dict[str, Case] = {
     "reciprocal": (lambda lib, x, y: y.reciprocal(), lambda x, y, g, out, lib: -g * (out * out), 1),
     "number ** x": (lambda lib, x, y: 2 ** x, lambda x, y, g, out, lib: g * (out * f32(np.log(2))), 0),
     "sigmoid": (lambda lib, x, y: x.sigmoid(), lambda x, y, g, out, lib: g * (1 - out) * out, 0),
+    "tanh (1 - y*y fused: rounded once)": (
+        lambda lib, x, y: x.tanh(),
+        lambda x, y, g, out, lib: g * (1 - out.astype(np.float64) ** 2).astype(f32), 0),
     "mse_loss, mean": (lambda lib, x, y: lib.nn.functional.mse_loss(x, y),
                        lambda x, y, g, out, lib: f32(2 / N) * (x - y) * g, 0),
     "mse_loss, none": (lambda lib, x, y: lib.nn.functional.mse_loss(x, y, reduction="none"),

@@ -673,6 +673,9 @@ class TanhBackward(Function):
     def forward(ctx: Any, g: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(g if ctx.needs_input_grad[1] else None, y)
         a = y._array
+        if a.dtype == np.float32:  # PyTorch's kernel fuses 1 - y*y into one rounding (a multiply-add): in float64,
+            wide = a.astype(np.float64)  # y*y is exact and 1 - y*y rounds once, to float32, as the fused op does
+            return g._array * (1 - wide * wide).astype(np.float32)
         return g._array * (1 - a * a)
 
     @staticmethod
