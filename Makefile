@@ -60,7 +60,9 @@ dot:
 lint: venv
 	$(BIN)/ruff check .
 
+# HIPS autograd and MyGrad are the benchmarks' peers (Python autodiff on numpy), never the library's dependencies.
 bench: venv
+	$(BIN)/python -m pip install --quiet autograd mygrad
 	$(BIN)/python -m benchmarks
 
 # The learners' notebooks, generated from the single source in solutions/ (answers and hidden tests removed).

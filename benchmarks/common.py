@@ -69,7 +69,8 @@ def seed_all(seed: int = SEED) -> np.random.Generator:
 
 
 def optional(name: str) -> ModuleType | None:
-    """Import a competitor if it is installed (torch, micrograd); None otherwise. Never a dependency."""
+    """Import a competitor if it is installed (torch, micrograd, HIPS autograd, mygrad); None otherwise.
+    Never a dependency of tinygrad_edu (``make bench`` installs them into the environment)."""
     try:
         module = importlib.import_module(name)
     except ImportError:

@@ -7,6 +7,9 @@ With 3 numbers per tensor the arithmetic costs nothing: what is measured is the 
 
 micrograd works on scalars, so each op there is 3 scalar ops (one per element). micrograd (PyPI 0.1.0)
 has no exp or tanh, so its link is ``y = sqrt(relu(y * w + b))``: four ops of the same kind.
+
+HIPS autograd and MyGrad, the two other Python autodiff libraries on numpy, run the same chain: HIPS
+autograd traces a function (``grad(f)``), MyGrad records on its tensors as tinygrad_edu does.
 """
 
 from __future__ import annotations
@@ -149,6 +152,43 @@ def torch_chain(n_ops: int) -> Callable[[], tuple] | None:
     return None if torch is None else library_chain(torch, n_ops)
 
 
+def hips_chain(n_ops: int) -> Callable[[], tuple] | None:
+    """The chain as HIPS autograd computes it: ``grad`` of a function of the three arrays (a tuple)."""
+    autograd, anp = optional("autograd"), optional("autograd.numpy")
+    if autograd is None or anp is None:
+        return None
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def loss(args: tuple) -> Any:
+        x, w, b = args
+        y = x
+        for _ in range(links):
+            y = anp.exp(anp.tanh(y * w + b))
+        return anp.sum(y)
+
+    gradient = autograd.grad(loss)
+    return lambda: gradient((xa, wa, ba))
+
+
+def mygrad_chain(n_ops: int) -> Callable[[], tuple] | None:
+    mg = optional("mygrad")
+    if mg is None:
+        return None
+    xa, wa, ba = _inputs()
+    links = n_ops // OPS_PER_LINK
+
+    def run() -> tuple:
+        x, w, b = mg.tensor(xa), mg.tensor(wa), mg.tensor(ba)
+        y = x
+        for _ in range(links):
+            y = mg.exp(mg.tanh(y * w + b))
+        mg.sum(y).backward()
+        return x.grad, w.grad, b.grad
+
+    return run
+
+
 def micrograd_chain(n_ops: int) -> Callable[[], tuple] | None:
     engine = optional("micrograd.engine")
     if engine is None:
@@ -190,12 +230,14 @@ def run_per_op(quick: bool) -> list[Result]:
     """Case (a): a ~1000-op chain, forward + backward, reported per op."""
     n_ops, repeat = (200, 3) if quick else (1000, 30)
     makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain),
-              ("micrograd", micrograd_chain), (BARE, bare_chain)]
+              ("HIPS autograd", hips_chain), ("MyGrad", mygrad_chain), ("micrograd", micrograd_chain),
+              (BARE, bare_chain)]
     return _run(f"a. per-op overhead ({n_ops}-op chain, 3 elements)", makers, n_ops, repeat, warmup=1)
 
 
 def run_long_chain(quick: bool) -> list[Result]:
     """Case (c): a 100 000-op chain must run (no recursion limit) and give finite gradients."""
     n_ops, repeat = (2_000, 1) if quick else (100_000, 3)
-    makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain)]
+    makers = [("numpy (by hand)", numpy_chain), ("tinygrad_edu", tinygrad_chain), ("torch", torch_chain),
+              ("HIPS autograd", hips_chain)]
     return _run(f"c. {n_ops:,}-op chain, forward + backward", makers, n_ops, repeat, warmup=0, check=True)
