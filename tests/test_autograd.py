@@ -25,7 +25,7 @@ import pytest
 from _oracle import as_pytorch, oracle, outcome, raises
 
 import tinygrad_edu as tg
-from tinygrad_edu import _tensor
+from tinygrad_edu import _messages
 from tinygrad_edu.autograd import Function
 from tinygrad_edu.autograd.gradcheck import GradcheckError
 
@@ -547,7 +547,7 @@ def test_hessian_vector_product() -> None:
 
 
 def test_backward_with_create_graph(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_tensor, "_warned", set())  # PyTorch warns once per process; start afresh
+    monkeypatch.setattr(_messages, "_warned", set())  # PyTorch warns once per process; start afresh
 
     def fn(lib: ModuleType) -> Any:
         x = lib.tensor([1.0, 2.0], requires_grad=True)

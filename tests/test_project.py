@@ -79,16 +79,27 @@ def test_ruff_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-# Bottom to top. A module may import (at module level) only from its own layer or the layers below:
-# the Tensor knows no ops, the autograd machinery knows no particular op, nn and optim sit on top.
+# Bottom to top. A module may import only from its own layer or the layers below, at module level or inside a
+# function alike: beside the core, the core (which knows nothing of what is built on it), the ops that need a class
+# and autograd's public modules, the public Tensor, nn and optim, and what learners and instructors use.
 LAYERS = [
-    {"_dtype", "_printing", "_mode", "_device"},
-    {"_tensor", "autograd.grad_mode", "_serialization"},
-    {"autograd.graph", "autograd.function", "autograd.engine", "autograd.gradcheck", "autograd"},
-    {"ops", "_tensor_ops", "_creation", "_functions"},
+    {"_dtype", "_printing", "_device", "_messages", "_legacy"},  # beside the core: read last, or never
+    {"core"},
+    {"ops", "autograd", "_creation"},
+    {"_tensor", "_functions", "_serialization"},
     {"nn", "optim"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
+
+# Imports that stay inside a function, each with its reason. None of them is needed to avoid a cycle: every one is
+# to a module at the same layer or below that is only worth importing when used (test_no_import_cycles reads them).
+LAZY_IMPORTS_ALLOWED = {
+    # the command line imports the module of the subcommand it runs, so `tinygrad-edu --help` starts fast
+    ("grading.cli", "grading.grade"), ("grading.cli", "grading.notebook"), ("grading.cli", "grading.release"),
+    ("grading.cli", "grading.report"),
+    # the stepper's widgets (ipywidgets) are imported when a BackwardStepper is first asked for
+    ("viz", "viz.stepper"),
+}
 
 
 def _layer(module: str) -> int:
@@ -100,20 +111,84 @@ def _layer(module: str) -> int:
     raise AssertionError(f"module {module} is not placed in a layer of tests/test_project.py")
 
 
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT / "tinygrad_edu").with_suffix("").parts).removesuffix(".__init__")
+
+
+def _package_imports() -> dict[str, list[tuple[str, bool]]]:
+    """For each module of the package: the package modules it imports, and whether inside a function. Every import
+    counts, at module level or inside a function, except those under ``if TYPE_CHECKING:`` (never run)."""
+    modules = {}
+    for path in sorted((ROOT / "tinygrad_edu").rglob("*.py")):
+        module = _module_name(path)
+        tree = ast.parse(path.read_text())
+        type_checking = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                         and getattr(node.test, "id", None) == "TYPE_CHECKING" for n in ast.walk(node)}
+        in_function = {id(n) for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                       for n in ast.walk(node)}
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        found = []
+        for node in ast.walk(tree):
+            if id(node) in type_checking:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package[: len(package) - node.level + 1]
+                for name in [node.module] if node.module else [alias.name for alias in node.names]:
+                    target = ".".join([*base, name]) if base or name else ""
+                    found.append((target, id(node) in in_function))
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                for name in names:
+                    if name and name.split(".")[0] == "tinygrad_edu":
+                        found.append((name.removeprefix("tinygrad_edu").lstrip("."), id(node) in in_function))
+        modules[module] = [(t, lazy) for t, lazy in found if t]
+    return modules
+
+
+def _resolve(target: str, modules: dict) -> str:
+    """``from .ops import shape`` names the module ops.shape; ``from .core.function import wrap``, core.function."""
+    while target and target not in modules:
+        target = target.rpartition(".")[0]
+    return target
+
+
 def test_package_is_layered() -> None:
-    package = ROOT / "tinygrad_edu"
     problems = []
-    for path in sorted(package.rglob("*.py")):
-        module = ".".join(path.relative_to(package).with_suffix("").parts).removesuffix(".__init__")
+    for module, imports in _package_imports().items():
         if module == "__init__":
             continue
-        here = _layer(module)
-        package_parts = module.split(".")[:-1] if path.name != "__init__.py" else module.split(".")
-        for node in ast.parse(path.read_text()).body:  # module level only: imports inside functions are lazy
-            if isinstance(node, ast.ImportFrom) and node.level:
-                base = package_parts[: len(package_parts) - node.level + 1]
-                names = [node.module] if node.module else [alias.name for alias in node.names]
-                for target in (".".join([*base, name]) for name in names):
-                    if _layer(target) > here:
-                        problems.append(f"{module} imports {target}")
+        for target, lazy in imports:
+            if _layer(target) > _layer(module):
+                problems.append(f"{module} imports {target}" + (" (inside a function)" if lazy else ""))
     assert not problems, problems
+
+
+def test_imports_inside_functions_are_only_the_allowed_ones() -> None:
+    lazy = {(module, target) for module, imports in _package_imports().items() for target, inside in imports if inside}
+    assert lazy == LAZY_IMPORTS_ALLOWED, sorted(lazy - LAZY_IMPORTS_ALLOWED)
+
+
+def test_no_import_cycles() -> None:
+    """The package's import graph, imports inside functions included, has no cycle: each module can be read (and
+    imported) after the modules it uses. A package's ``__init__`` imports its own modules, and they import siblings
+    directly, so importing ``tinygrad_edu.ops.shape`` is an edge to the module, not to the package ``ops``."""
+    modules = _package_imports()
+    graph = {m: {_resolve(t, modules) for t, _ in imports} - {m, ""} for m, imports in modules.items()}
+    for m in graph:  # a package's modules are not cycles with the package's __init__ importing them
+        graph[m] = {t for t in graph[m] if not (m.startswith(t + ".") or t == "__init__")}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    cycles = []
+
+    def visit(m: str, path: list[str]) -> None:
+        state[m] = 1
+        for t in sorted(graph.get(m, ())):
+            if state.get(t) == 1:
+                cycles.append(" -> ".join([*path[path.index(t):], t]))
+            elif t not in state:
+                visit(t, [*path, t])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [m])
+    assert not cycles, cycles

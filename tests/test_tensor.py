@@ -20,7 +20,7 @@ import pytest
 from _oracle import as_pytorch, raises
 
 import tinygrad_edu as tg
-from tinygrad_edu import _tensor
+from tinygrad_edu import _messages
 
 
 # ------------------------------------------------------------------------------------------------ tensor()
@@ -220,7 +220,7 @@ def test_item() -> None:
 
 def test_float_of_a_tensor_requiring_grad_warns_once(monkeypatch: pytest.MonkeyPatch) -> None:
     # PyTorch warns once per process (TORCH_WARN_ONCE), so torch itself cannot be re-asked here.
-    monkeypatch.setattr(_tensor, "_warned", set())
+    monkeypatch.setattr(_messages, "_warned", set())
     x = tg.tensor(2.0, requires_grad=True)
     with pytest.warns(UserWarning) as record:
         assert float(x * x) == 4.0

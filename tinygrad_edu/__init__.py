@@ -2,15 +2,17 @@
 
 ``import tinygrad_edu as torch`` and autograd tutorial code runs unchanged. The layers, bottom up:
 
-* ``_dtype``, ``_printing``, ``autograd.grad_mode``: dtypes, PyTorch's print format, the grad switch
-* ``_tensor``: the Tensor and its autograd metadata (no operations)
-* ``autograd.graph`` / ``function`` / ``engine``: nodes, the Function mechanism, backward
-* ``ops``: every operation as a Function; ``_tensor_ops`` binds them to Tensor as methods
+* beside the core (read last, or never): ``_messages`` (PyTorch's exact texts), ``_dtype`` (dtypes and promotion),
+  ``_printing``, ``_device``, ``_legacy``
+* ``core``: what a learner reads: the Tensor, nodes and Function, the derivative table, the engine, grad modes
+* ``ops``, ``autograd``: the ops that need a class of their own, autograd's public modules around the core
+* ``_tensor``: the public Tensor, the core's with the rest of PyTorch's methods; ``_creation``, ``_functions``
 * ``nn``, ``optim``: layers, losses and optimizers built from the ops
+* ``viz``, ``teach``, ``grading``: for learners and instructors
 """
 
 from . import (
-    _tensor_ops,
+    _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
     nn,
     optim,
@@ -66,10 +68,10 @@ from ._functions import __all__ as _function_names
 from ._printing import set_printoptions
 from ._serialization import load, save
 from ._tensor import Size, Tensor
-from .autograd.grad_mode import (
+from .autograd.grad_mode import is_anomaly_enabled
+from .core.grad_mode import (
     enable_grad,
     inference_mode,
-    is_anomaly_enabled,
     is_grad_enabled,
     is_inference_mode_enabled,
     no_grad,

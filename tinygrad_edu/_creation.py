@@ -15,7 +15,8 @@ import numpy as np
 
 from . import _dtype
 from ._device import on_cpu
-from ._tensor import Tensor, _unwrap, _wrap
+from .core.function import wrap as _wrap
+from .core.tensor import Tensor
 
 
 class Generator:
@@ -107,7 +108,8 @@ def _check_rectangular(data: Any) -> None:
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
-    on_cpu(device)
+    if device is not None:
+        on_cpu(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -354,3 +356,12 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool =
         data = data._array.copy()
     return tensor(np.asarray(_unwrap(data)) if not isinstance(data, np.ndarray) else data,
                   dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+
+
+def _unwrap(data: Any) -> Any:
+    """Turn nested lists that may contain 0-d/1-element tensors into plain Python/numpy values."""
+    if isinstance(data, Tensor):
+        return data._array
+    if isinstance(data, (list, tuple)):
+        return [_unwrap(d) for d in data]
+    return data

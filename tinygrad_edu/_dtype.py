@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import numpy as np
 
@@ -129,3 +130,20 @@ def number_dtype(value: object, other: np.dtype) -> np.dtype:
     own = np.dtype(np.bool_ if isinstance(value, (builtins.bool, np.bool_)) else np.int64
                    if isinstance(value, (builtins.int, np.integer)) else np.float32)
     return other if _KIND_RANK[own.kind] <= _KIND_RANK[np.dtype(other).kind] else own
+
+
+def binary_result_type(x: Any, y: Any) -> np.dtype:
+    """The dtype a binary op computes in, for two tensors of different dtypes (``int64 * float32`` is float32).
+    A Python number arrives as a *wrapped number* (``x * 2``: a 0-d tensor), whose type matters only if it is of
+    a higher kind."""
+    a, b = x._array.dtype, y._array.dtype
+    if y._wrapped_number:
+        return wrapped_result_type(a, b)
+    if x._wrapped_number:
+        return wrapped_result_type(b, a)
+    return result_type(x._array, y._array)
+
+
+def floating(a: np.ndarray) -> np.ndarray:
+    """Integer inputs to exp, log, sqrt ... give float32 results, as in PyTorch."""
+    return a if a.dtype.kind == "f" else a.astype(np.float32)

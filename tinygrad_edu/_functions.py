@@ -1,4 +1,5 @@
-"""The function forms (``torch.exp(x)``, ``torch.sum(x, dim)`` ...): each calls the Tensor method."""
+"""The function forms (``torch.exp(x)``, ``torch.sum(x, dim)`` ...): each calls the Tensor method (``function``,
+in the core's tensor.py, makes them) or the op."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from ._tensor import Tensor
+from ._creation import _finish, _np_dtype
+from .core.tensor import Tensor
+from .core.tensor import function as _method
 from .ops import elementwise, linalg, reduce, selection, shape
 
 __all__ = [
@@ -21,23 +24,12 @@ __all__ = [
 ]
 
 
-def _method(name: str) -> Any:
-    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(input, Tensor):
-            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-        return getattr(input, name)(*args, **kwargs)
-
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
-    return fn
-
-
 abs = _method("abs")
 add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div", "neg", "pow"))
 exp, log, sqrt, sin, cos, tanh = (_method(n) for n in ("exp", "log", "sqrt", "sin", "cos", "tanh"))
 sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "square"))
 clamp = clip = _method("clamp")
-sum, mean, max, min, norm = reduce.sum, reduce.mean, reduce.max, reduce.min, reduce.norm
+sum, mean, max, min, norm = _method("sum"), _method("mean"), reduce.max, reduce.min, reduce.norm
 argmax, argmin = reduce.argmax, reduce.argmin
 var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
 isclose, nonzero = selection.isclose, selection.nonzero
@@ -50,7 +42,7 @@ t, transpose, permute, reshape = _method("t"), _method("transpose"), _method("pe
 squeeze, unsqueeze, flatten = _method("squeeze"), _method("unsqueeze"), _method("flatten")
 clone, detach = _method("clone"), _method("detach")
 cat, stack, unbind, where = shape.cat, shape.stack, shape.unbind, selection.where
-maximum, minimum = selection.maximum, selection.minimum
+maximum, minimum = elementwise.maximum, elementwise.minimum
 softmax, log_softmax = reduce.softmax, reduce.log_softmax
 # in place: ``tinygrad_edu.sin_(x)`` is ``x.sin_()``
 abs_, neg_, exp_, log_ = (_method(n) for n in ("abs_", "neg_", "exp_", "log_"))
@@ -148,8 +140,6 @@ def logspace(start: float, end: float, steps: int, base: float = 10.0, *, dtype:
     the output's dtype, the exponents and powers in float64 (from the start for the first half of the points,
     back from the end for the rest, so both ends are exact), each rounded once to the output's dtype. (PyTorch's
     own power function differs from numpy's in the last float32 bit for a few points.)"""
-    from ._creation import _finish, _np_dtype
-
     out = _np_dtype(dtype)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")

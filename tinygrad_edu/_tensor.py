@@ -1,413 +1,103 @@
-"""The Tensor: a numpy array plus the autograd metadata PyTorch keeps for every tensor.
+"""``tinygrad_edu.Tensor``: the core's Tensor with the rest of PyTorch's Tensor methods, all in this class body.
 
-What a tensor carries (PyTorch's ``AutogradMeta``, one attribute each):
-
-============== ===========================================================================
-``_array``      the numbers (a ``numpy.ndarray``)
-requires_grad   should autograd compute a gradient for it?
-grad_fn         the Node that made it (``None`` for leaves: tensors the user created)
-_output_nr      which output of ``grad_fn`` it is (0 for single-output ops)
-grad            where backward accumulates the gradient (leaves, and tensors that retain_grad())
-_version        bumped by every in-place change, so stale saved values are caught
-_base           the tensor it is a view of, if any (``is_view``)
-============== ===========================================================================
-
-Operators and math methods (``+``, ``exp``, ``sum`` ...) are attached in ``_tensor_ops.py``: this file
-knows nothing of individual ops, so the ops can import ``Tensor`` without a cycle.
+The core (``tinygrad_edu/core/tensor.py``) defines what a tensor is and the methods whose derivatives are the
+idea (arithmetic, exp, sum, reshape ...). This subclass adds the library's breadth: indexing, linear algebra,
+comparisons, in-place forms, dtype conversions, the memory layout. Each method calls an op of ``ops/`` (outside the
+core). The core makes every op's result an instance of this class (``Tensors.cls``, registered below), as PyTorch's
+C++ core makes its results instances of ``torch.Tensor``, the Python subclass of ``torch._C.TensorBase``.
 """
 
 from __future__ import annotations
 
+import operator
 import warnings
-import weakref
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 
-from . import _device, _dtype
-from ._mode import GradMode
-from ._printing import tensor_repr
+from . import _creation, _dtype
+from . import _messages as M
+from .core import tensor as _core
+from .core.function import RemovableHandle, Tensors, wrap
+from .core.tensor import Size
+from .ops import elementwise as ew
+from .ops import inplace, linalg, reduce, selection, shape
+from .ops.inplace import inplace_method
 
-if TYPE_CHECKING:
-    from .autograd.graph import Node
+__all__ = ["RemovableHandle", "Size", "Tensor"]
 
-
-class Size(tuple):
-    """The shape of a tensor: a tuple that prints as ``tinygrad_edu.Size([2, 2])``."""
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.Size({list(self)})"
-
-    __str__ = __repr__
-
-    # Slicing, concatenating and repeating a Size give a Size again (a plain tuple would print differently).
-    def __getitem__(self, key: Any) -> Any:
-        item = tuple.__getitem__(self, key)
-        return Size(item) if isinstance(key, slice) else item
-
-    def __add__(self, other: Any) -> Size:
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to tinygrad_edu.Size")
-        return Size(tuple(self) + tuple(other))
-
-    def __radd__(self, other: Any) -> Size:
-        if not isinstance(other, tuple):
-            return NotImplemented
-        return Size(tuple(other) + tuple(self))
-
-    def __mul__(self, n: Any) -> Size:
-        repeated = tuple.__mul__(self, n)
-        return repeated if repeated is NotImplemented else Size(repeated)
-
-    __rmul__ = __mul__
-
-    def numel(self) -> int:
-        n = 1
-        for s in self:
-            n *= s
-        return n
+# 'tinygrad_edu.FloatTensor' (and PyTorch's spelling, 'torch.FloatTensor') -> float32 ...: for x.type(name)
+_TYPE_NAMES = {f"{prefix}.{name}": d for d, name in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu", "torch")}
 
 
-class RemovableHandle:
-    """Returned by ``register_hook``: ``handle.remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list, hook: Callable) -> None:
-        self._hooks = hooks
-        self._hook = hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.remove()
-
-
-_NONLEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
-    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
-    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
-    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
-)  # PyTorch appends where in its C++ source the warning came from; that part is left out.
-
-# How PyTorch's C++ core spells element types in some messages (the grad setter's).
-_CPP_TYPE_NAMES = {
-    _dtype.float16: "c10::Half", _dtype.float32: "float", _dtype.float64: "double", _dtype.uint8: "unsigned char",
-    _dtype.int8: "signed char", _dtype.int16: "short int", _dtype.int32: "int", _dtype.int64: "long int",
-    _dtype.bool: "bool",
-}
-
-_warned: set[str] = set()
-
-
-def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
-    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process)."""
-    if key not in _warned:
-        _warned.add(key)
-        warnings.warn(message, UserWarning, stacklevel=stacklevel)
-
-
-class Tensor:
+class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
-    Create tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``,
-    ``randn`` ...). The constructor also works, as in PyTorch: ``Tensor(data)`` copies a list or array
-    as float32, ``Tensor(2, 3)`` makes a 2x3 tensor (PyTorch leaves its numbers uninitialised; here
-    they are zeros, but don't rely on that), and ``Tensor(t)`` shares ``t``'s storage.
+    Create tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``, ``randn`` ...).
+    The constructor also works, as in PyTorch: ``Tensor(data)`` copies a list or array as float32, ``Tensor(2, 3)``
+    makes a 2x3 tensor (PyTorch leaves its numbers uninitialised; here they are zeros, but don't rely on that), and
+    ``Tensor(t)`` shares ``t``'s storage.
     """
 
-    __slots__ = (
-        "__dict__",
-        "__weakref__",
-        "_accumulator",
-        "_array",
-        "_base",
-        "_grad",
-        "_hooks",
-        "_output_nr",
-        "_requires_grad",
-        "_retains_grad",
-        "_version_counter",
-        "grad_fn",
-    )
-
-    # numpy must let our operators win in `ndarray * tensor`, rather than looping over the tensor.
-    __array_priority__ = 1000
-    _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks (rare: no slot)
-
-    # True on the 0-d tensor a Python number becomes in ``x * 2`` (set in ``_tensor_ops._as_tensor``).
-    _wrapped_number = False
+    __slots__ = ()
 
     def __init__(self, *args: Any) -> None:
-        if len(args) == 1 and isinstance(args[0], Tensor):  # an alias: same storage, same version counter
-            _init(self, args[0]._array, None, 0, False)
+        if len(args) == 1 and isinstance(args[0], _core.Tensor):  # an alias: same storage, same version counter
+            _init(self, args[0]._array)
             self._version_counter = args[0]._version_counter
             return
-        _init(self, _constructor_array(args), None, 0, False)
+        _init(self, _constructor_array(args))
 
-    # ----------------------------------------------------------------------------------------- shape & type
-    @property
-    def shape(self) -> Size:
-        return Size(self._array.shape)
-
-    def size(self, dim: int | None = None) -> Size | int:
-        return Size(self._array.shape) if dim is None else self._array.shape[dim]
-
-    def dim(self) -> int:
-        return self._array.ndim
-
-    ndim = property(dim)
-
-    def numel(self) -> int:
-        return self._array.size
-
-    nelement = numel
-
-    def __len__(self) -> int:
-        if self._array.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return len(self._array)
-
-    @property
-    def dtype(self) -> _dtype.dtype:
-        return _dtype.from_numpy(self._array.dtype)
-
-    def is_floating_point(self) -> bool:
-        return self._array.dtype.kind == "f"
-
-    @property
-    def device(self) -> _device.device:
-        """Where the numbers live: always ``device(type='cpu')`` (printed ``cpu``), numpy's main memory."""
-        return _device.CPU
+    # -- more of a tensor's metadata -------------------------------------------------------------------------------
+    nelement = _core.Tensor.numel
 
     @property
     def is_cpu(self) -> bool:
         return True
 
-    # ----------------------------------------------------------------------------------------- autograd meta
-    @property
-    def requires_grad(self) -> bool:
-        return self._requires_grad
-
-    @requires_grad.setter
-    def requires_grad(self, value: bool) -> None:
-        # PyTorch's attribute and method word their refusals differently; we keep both texts.
-        if not isinstance(value, bool):
-            raise RuntimeError("requires_grad must be a bool")
-        if self.grad_fn is not None and value:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
-        if value and self._array.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
-        self.requires_grad_(value)
-
-    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
-        """Turn gradient tracking on or off for a leaf, in place (returns the tensor)."""
-        if not isinstance(requires_grad, bool):
-            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
-                            f"{type(requires_grad).__name__}")
-        if self.grad_fn is not None:
-            if not requires_grad:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-                    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
-                )
-            return self
-        if requires_grad and self._array.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and type(self._version_counter) is InferenceCounter and not GradMode.inference:
-            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
-        self._requires_grad = bool(requires_grad)
-        return self
-
-    @property
-    def is_leaf(self) -> bool:
-        """Leaves are tensors autograd did not make: created by the user, or not requiring grad."""
-        return self.grad_fn is None
-
-    @property
-    def output_nr(self) -> int:
-        return self._output_nr
-
-    @property
-    def grad(self) -> Tensor | None:
-        if self.grad_fn is not None and not self._retains_grad:
-            warnings.warn(_NONLEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
-
-    @grad.setter
-    def grad(self, value: Tensor | None) -> None:
-        """Assigning ``.grad`` by hand: it must be a tensor of this tensor's dtype and shape (or None)."""
-        if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError("assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
-            if value._array.dtype != self._array.dtype:  # PyTorch names the types the way C++ spells them
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value.dtype]}' to a tensor with "
-                    f"grad_dtype '{_dtype.LEGACY_NAMES[self.dtype].removesuffix('Tensor')}'. The gradient must match "
-                    "the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
-                    "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
-                    "Diverging the dtypes of a tensor and its gradient may break downstream systems that assume "
-                    "they match."
-                )
-            if value._array.shape != self._array.shape:
-                raise RuntimeError(
-                    f"attempting to assign a gradient of size '{list(value._array.shape)}' to a tensor of size "
-                    f"'{list(self._array.shape)}'. Please ensure that the gradient and the tensor are the same size"
-                )
-        self._grad = value
-
-    @grad.deleter
-    def grad(self) -> None:
-        self._grad = None
-
-    @property
-    def retains_grad(self) -> bool:
-        return self._retains_grad
-
-    @property
-    def _version(self) -> int:
-        """How many in-place changes this tensor's storage has seen (shared with its views and detach())."""
-        if type(self._version_counter) is InferenceCounter:
-            raise RuntimeError("Inference tensors do not track version counter.")
-        return self._version_counter[0]
-
-    def is_inference(self) -> bool:
-        """Whether this tensor was made inside ``inference_mode()`` (or is a view of one that was)."""
-        return type(self._version_counter) is InferenceCounter
-
     def _bump_version(self) -> None:
         self._version_counter[0] += 1
 
-    def _is_view(self) -> bool:
-        """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
-        return self._base is not None
-
     @property
     def data(self) -> Tensor:
-        """The same numbers, detached from the graph. Unlike ``detach()``, in-place changes made through
-        ``.data`` are *not* seen by autograd's version check: prefer ``detach()``."""
-        return _wrap(self._array)
+        """The same numbers, detached from the graph. Unlike ``detach()``, in-place changes made through ``.data``
+        are *not* seen by autograd's version check: prefer ``detach()``."""
+        return wrap(self._array)
 
     @data.setter
     def data(self, value: Tensor) -> None:
         """Swap in other numbers (any shape) while keeping this tensor's identity and autograd flags."""
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {_typename(value)}")
+        if not isinstance(value, _core.Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {M.typename(value)}")
         if self._requires_grad and value._array.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._array = value._array
 
-    def detach(self) -> Tensor:
-        """A new leaf sharing this tensor's storage (and its version counter), with no history."""
-        out = _wrap(self._array)
-        out._version_counter = self._version_counter
-        return out
-
     def detach_(self) -> Tensor:
         """Detach in place: this tensor becomes a leaf that does not require grad."""
         if self._base is not None:
-            raise RuntimeError(
-                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
-                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
-                "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
-                "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
-            )
+            raise RuntimeError(M.DETACH_VIEW)
         self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
         return self
 
-    def retain_grad(self) -> None:
-        """Ask backward to store this non-leaf tensor's gradient in ``.grad`` too."""
-        if not self._requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
-            return  # leaves keep their .grad anyway
-        self._retains_grad = True
-        ref = weakref.ref(self)  # the graph must not keep the tensor alive (and must not form a cycle)
-        self.grad_fn._add_retain_grad(self._output_nr, ref)
-
-    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
-        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad."""
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating
-            if self._hooks is None:
-                self._hooks = []
-            self._hooks.append(hook)
-            return RemovableHandle(self._hooks, hook)
-        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
-
     def register_post_accumulate_grad_hook(self, hook: Callable[[Tensor], None]) -> RemovableHandle:
-        """Call ``hook(tensor)`` on this leaf once backward has accumulated its gradient into ``.grad``: for
-        work that needs the finished ``.grad``, such as an optimizer step for this parameter alone. The hook
-        returns nothing."""
+        """Call ``hook(tensor)`` on this leaf once backward has accumulated its gradient into ``.grad``: for work
+        that needs the finished ``.grad``, such as an optimizer step for this parameter alone. The hook returns
+        nothing."""
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._post_accumulate_hooks is None:
             self._post_accumulate_hooks = []
-        self._post_accumulate_hooks.append(hook)
-        return RemovableHandle(self._post_accumulate_hooks, hook)
+        return RemovableHandle.add(self._post_accumulate_hooks, hook)
 
-    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
-                 create_graph: bool = False, inputs: Sequence[Tensor] | Tensor | None = None) -> None:
-        """Compute the gradient of this tensor with respect to the graph's leaves, into their ``.grad``.
-
-        ``gradient`` is d(something)/d(self): required (same shape as self) unless self is a scalar, in
-        which case it is 1. The graph is freed afterwards unless ``retain_graph=True``;
-        ``create_graph=True`` records the backward pass itself, for higher-order derivatives.
-        """
-        from .autograd.engine import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-    # ----------------------------------------------------------------------------------------- conversion
-    def item(self) -> int | float | bool:
-        if self._array.size != 1:
-            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
-        return self._array.item()
-
-    def tolist(self) -> Any:
-        return self._array.tolist()
-
-    def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numbers as a numpy array that shares memory with this tensor."""
-        if self._requires_grad and not force:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._array
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        return self._array if dtype is None else self._array.astype(dtype)
-
-    def _number(self) -> int | float | bool:
-        """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
-        if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._array.item()
-
-    def __float__(self) -> float:
-        if self._requires_grad:
-            warn_once("float", "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
-                      "behavior.\nConsider using tensor.detach() first.")
-        return float(self._number())
-
-    def __int__(self) -> int:
-        return int(self._number())
-
+    # -- conversion ------------------------------------------------------------------------------------------------
     def __index__(self) -> int:
         if self._array.dtype.kind not in "iub" or self._array.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self._array.item())
-
-    def __bool__(self) -> bool:
-        if self._array.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._array.item())
 
     def __iter__(self) -> Iterator[Tensor]:
         """Iterate over the first dimension, so Python's ``sum(tensor)`` adds rows (differentiably)."""
@@ -415,17 +105,9 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))  # one UnbindBackward0 node for all the rows, as in PyTorch
 
-    __hash__ = object.__hash__  # by identity, as in PyTorch (== is element-wise, so it cannot be by value)
-
-    def __repr__(self) -> str:
-        # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
-        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
-        return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad)
-
     def __format__(self, spec: str) -> str:
-        """In an f-string (or ``format``) a 0-d tensor is its Python number, as in PyTorch: ``f"{loss}"`` prints
-        ``0.2469135820865631``, ``f"{loss:.3f}"`` prints ``0.247``. Other tensors print as ``str(t)``, and a
-        format spec for them is an error."""
+        """In an f-string a 0-d tensor is its Python number, as in PyTorch: ``f"{loss:.3f}"`` prints ``0.247``.
+        Other tensors print as ``str(t)``, and a format spec for them is an error."""
         if self._array.ndim == 0:
             return self._array.item().__format__(spec)
         return object.__format__(self, spec)
@@ -435,50 +117,401 @@ class Tensor:
 
     def __deepcopy__(self, memo: dict) -> Tensor:
         if self.grad_fn is not None:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
-                               "protocol at the moment.  If you were attempting to deepcopy a module, this may "
-                               "be because of a torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
+            raise RuntimeError(M.DEEPCOPY_NONLEAF)
         out = type(self).__new__(type(self))
-        _init(out, self._array.copy(), None, 0, self._requires_grad)
+        _init(out, self._array.copy(), self._requires_grad)
         if self._grad is not None:
-            out._grad = _wrap(self._grad._array.copy())
+            out._grad = wrap(self._grad._array.copy())
         memo[id(self)] = out
         return out
 
+    def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
+        """``x.type()``: the type's old-style name, ``'tinygrad_edu.FloatTensor'``; ``x.type(dtype)`` converts, as
+        ``x.to(dtype)``, and so does a name (``'torch.DoubleTensor'`` is read as ``'tinygrad_edu.DoubleTensor'``,
+        so that code written for PyTorch runs)."""
+        if dtype is None:
+            return f"tinygrad_edu.{_dtype.LEGACY_NAMES[self.dtype]}"
+        if isinstance(dtype, str):
+            if dtype not in _TYPE_NAMES:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = _TYPE_NAMES[dtype]
+        if isinstance(dtype, type):
+            raise ValueError(f"invalid type: '{dtype.__name__}'")
+        if not isinstance(dtype, _dtype.dtype):
+            raise TypeError("dtype must be a type, str, or dtype object")
+        return self.to(dtype)
 
-class InferenceCounter(list):
-    """The "version counter" of an inference tensor (made in ``inference_mode()``), which PyTorch does not
-    track: it marks the tensor, and refuses in-place changes made outside inference mode with PyTorch's error.
-    Every in-place op bumps a tensor's counter (``counter[0] += 1``), so this one place catches them all."""
+    def float(self) -> Tensor:
+        return self.to(_dtype.float32)
 
-    __slots__ = ()
+    def double(self) -> Tensor:
+        return self.to(_dtype.float64)
 
-    def __setitem__(self, index: Any, value: Any) -> None:
-        self.check_inplace()
+    def half(self) -> Tensor:
+        return self.to(_dtype.float16)
 
-    @staticmethod
-    def check_inplace() -> None:
-        """Raise PyTorch's error unless in inference mode: called before an in-place op changes anything."""
-        if not GradMode.inference:
-            raise RuntimeError("Inplace update to inference tensor outside InferenceMode is not allowed.You can make "
-                               "a clone to get a normal tensor before doing inplace update.See "
-                               "https://github.com/pytorch/rfcs/pull/17 for more details.")
+    def long(self) -> Tensor:
+        return self.to(_dtype.int64)
+
+    def int(self) -> Tensor:
+        return self.to(_dtype.int32)
+
+    def bool(self) -> Tensor:
+        return self.to(_dtype.bool)
+
+    def type_as(self, other: Tensor) -> Tensor:
+        return self.to(other.dtype)
+
+    def contiguous(self) -> Tensor:
+        return self if self._array.flags.c_contiguous else self.clone()
+
+    def cpu(self) -> Tensor:
+        return self
+
+    def is_contiguous(self) -> bool:
+        return bool(self._array.flags.c_contiguous)
+
+    # -- the memory layout, in PyTorch's units (elements, not numpy's bytes) ---------------------------------------
+    def stride(self, dim: int | None = None) -> tuple[int, ...] | int:
+        """How many elements to step over in memory to move one place along each dim: ``(3, 1)`` for a contiguous
+        2x3 tensor, ``(1, 3)`` for its transpose (the same memory read the other way), 0 along a dim made by
+        ``expand`` (every place there reads the same element). numpy counts bytes; PyTorch counts elements."""
+        strides = tuple(s // self._array.itemsize for s in self._array.strides)
+        return strides if dim is None else strides[shape._dim(dim, self._array.ndim)]
+
+    def storage_offset(self) -> int:
+        """How many elements into its storage this tensor starts: 0 for a fresh tensor, 5 for ``x[1, 1:]`` of a
+        4-column x. (The storage is the array at the root of numpy's ``.base`` chain, which owns the memory; so
+        ``from_numpy(a[2:])`` starts 2 elements in, where PyTorch counts its storage from the slice.)"""
+        root = self._array
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        return (_address(self._array) - _address(root)) // self._array.itemsize
+
+    def data_ptr(self) -> int:
+        return _address(self._array)
+
+    def element_size(self) -> int:
+        return self._array.itemsize
+
+    itemsize = property(lambda self: self._array.itemsize)
+    nbytes = property(lambda self: self._array.size * self._array.itemsize)
+
+    # -- more arithmetic -------------------------------------------------------------------------------------------
+    def __mod__(self, other: Any) -> Tensor:
+        if isinstance(other, (_core.Tensor, np.ndarray)):
+            x, y = ew._operands(self, other)
+            ew._check_broadcast(x, y)
+            return ew.RemainderTensor.apply(x, y)
+        return ew.remainder(self, other)
+
+    remainder = __mod__
+
+    def __rmod__(self, other: Any) -> Tensor:
+        return ew.remainder(other, self)
+
+    def __floordiv__(self, other: Any) -> Tensor:
+        if isinstance(other, np.ndarray):
+            other = wrap(other)
+        if isinstance(other, _core.Tensor):
+            ew._check_broadcast(self, other)
+        return ew.floor_divide(self, other)
+
+    floor_divide = __floordiv__
+
+    def __rfloordiv__(self, other: Any) -> Tensor:
+        return ew.floor_divide(other, self)
+
+    logsumexp = reduce.logsumexp
+    norm, max, min, argmax, argmin = reduce.norm, reduce.max, reduce.min, reduce.argmax, reduce.argmin
+    var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
+    cumprod, diff, median, amax, amin = reduce.cumprod, reduce.diff, reduce.median, reduce.amax, reduce.amin
+
+    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        return reduce.softmax(self, dim, dtype)
+
+    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
+        return reduce.log_softmax(self, dim, dtype)
+
+    maximum, minimum = ew.maximum, ew.minimum
+    isclose, nonzero, unique = selection.isclose, selection.nonzero, selection.unique
+    sort, argsort, topk = selection.sort, selection.argsort, selection.topk
+    round = ew.round_to
+    masked_fill = ew.masked_fill
+    isinf, isfinite = ew.isinf, ew.isfinite
+    logical_and, logical_or, logical_xor = ew.logical_and, ew.logical_or, ew.logical_xor
+    atan2, hypot, logaddexp, fmod, lerp = ew.atan2, ew.hypot, ew.logaddexp, ew.fmod, ew.lerp
+
+    def arctan2(self, other: Any) -> Tensor:
+        return ew.Atan2.apply(*ew._tensor_pair(self, other, "arctan2"))
+
+    def erf(self) -> Tensor:
+        return ew.Erf.apply(self)
+
+    def erfc(self) -> Tensor:
+        return ew.Erfc.apply(self)
+
+    def erfinv(self) -> Tensor:
+        return ew.Erfinv.apply(self)
+
+    def floor(self) -> Tensor:
+        return ew.Floor.apply(self)
+
+    def ceil(self) -> Tensor:
+        return ew.Ceil.apply(self)
+
+    def trunc(self) -> Tensor:
+        return ew.Trunc.apply(self)
+
+    fix = trunc
+
+    def frac(self) -> Tensor:
+        return ew.Frac.apply(self)
+
+    def lgamma(self) -> Tensor:
+        return ew.Lgamma.apply(self)
+
+    def digamma(self) -> Tensor:
+        return ew.Digamma.apply(self)
+
+    def polygamma(self, n: int) -> Tensor:
+        return ew.Polygamma.apply(self, n)
+
+    addcmul, addcdiv = ew.addcmul, ew.addcdiv
+
+    # -- products --------------------------------------------------------------------------------------------------
+    def matmul(self, other: Any) -> Tensor:
+        if not isinstance(other, _core.Tensor):
+            raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+        return linalg.matmul(self, other)
+
+    def __matmul__(self, other: Any) -> Any:
+        """``x @ y``: a numpy array is taken as a tensor (as PyTorch does); for other types, Python's TypeError."""
+        if isinstance(other, np.ndarray):
+            other = wrap(other)
+        return linalg.matmul(self, other) if isinstance(other, _core.Tensor) else NotImplemented
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return linalg.matmul(other, self) if isinstance(other, _core.Tensor) else NotImplemented
+
+    def mm(self, other: Tensor) -> Tensor:
+        return linalg.Mm.apply(self, other)
+
+    def mv(self, other: Tensor) -> Tensor:
+        return linalg.Mv.apply(self, other)
+
+    def dot(self, other: Tensor) -> Tensor:
+        return linalg.Dot.apply(self, other)
+
+    def bmm(self, other: Tensor) -> Tensor:
+        return linalg.Bmm.apply(self, other)
+
+    addmm, baddbmm = linalg.addmm, linalg.baddbmm
+    outer = ger = linalg.outer
+    inner, kron, cross, dist = linalg.inner, linalg.kron, linalg.cross, linalg.dist
+
+    # -- shapes ----------------------------------------------------------------------------------------------------
+    def view_as(self, other: Tensor) -> Tensor:
+        return self.view(other._array.shape)
+
+    def reshape_as(self, other: Tensor) -> Tensor:
+        return self.reshape(other._array.shape)
+
+    def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+        nd = self._array.ndim
+        if nd == 0:
+            return self.reshape(1)
+        s, e = shape._dim(start_dim, nd), shape._dim(end_dim, nd)
+        if s == e:
+            return self
+        sh = self._array.shape
+        return self.reshape(*sh[:s], -1, *sh[e + 1:])
+
+    def permute(self, *dims: Any) -> Tensor:
+        return shape.Permute.apply(self, shape._shape_arg(dims))
+
+    def transpose(self, dim0: int, dim1: int) -> Tensor:
+        return shape.Transpose.apply(self, dim0, dim1)
+
+    swapaxes = swapdims = transpose
+
+    def t(self) -> Tensor:
+        return shape.T.apply(self)
+
+    @property
+    def T(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """``x.T``: all dimensions reversed. PyTorch means it for matrices and warns about other shapes."""
+        nd = self._array.ndim
+        if nd == 0:
+            warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                          UserWarning, stacklevel=2)
+        elif nd != 2:
+            warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
+                          "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                          "matrices or `x.permute(*tinygrad_edu.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
+                          "of a tensor.", UserWarning, stacklevel=2)
+        return shape.Permute.apply(self, tuple(range(nd - 1, -1, -1)))
+
+    @property
+    def mT(self) -> Tensor:  # noqa: N802  (PyTorch's name)
+        """``x.mT``: the last two dimensions swapped (a batch of matrices, each transposed)."""
+        if self._array.ndim < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got "
+                               f"{self._array.ndim}-D tensor.")
+        return shape.Transpose.apply(self, -2, -1)
+
+    squeeze = shape.squeeze
+
+    def unsqueeze(self, dim: int) -> Tensor:
+        return shape.Unsqueeze.apply(self, dim)
+
+    def expand_as(self, other: Tensor) -> Tensor:
+        return self.expand(other._array.shape)
+
+    broadcast_to = _core.Tensor.expand
+
+    def repeat(self, *sizes: Any) -> Tensor:
+        return shape.Repeat.apply(self, shape._shape_arg(sizes))
+
+    __getitem__ = shape.getitem
+    __setitem__ = inplace.setitem
+    select, narrow, unbind = shape.select, shape.narrow, shape.unbind
+    split, chunk, tile, repeat_interleave = shape.split, shape.chunk, shape.tile, shape.repeat_interleave
+    flip, fliplr, flipud, roll, rot90 = shape.flip, shape.fliplr, shape.flipud, shape.roll, shape.rot90
+    unflatten, movedim, moveaxis = shape.unflatten, shape.movedim, shape.movedim
+    diag, diagonal, diag_embed = shape.diag, shape.diagonal, shape.diag_embed
+
+    def tril(self, diagonal: int = 0) -> Tensor:
+        return shape.Tril.apply(self, diagonal)
+
+    def triu(self, diagonal: int = 0) -> Tensor:
+        return shape.Triu.apply(self, diagonal)
+
+    def trace(self) -> Tensor:
+        return selection.Trace.apply(self)
+
+    # -- indexing with index tensors -------------------------------------------------------------------------------
+    def where(self, condition: Tensor, other: Any) -> Tensor:
+        return selection.where(condition, self, other)
+
+    gather, index_select, take = selection.gather, selection.index_select, selection.take
+    scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
+    index_add, index_fill = selection.index_add, selection.index_fill
+
+    # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
+    def eq(self, other: Any) -> Tensor:
+        return selection.compare(operator.eq, self, other)
+
+    def ne(self, other: Any) -> Tensor:
+        return selection.compare(operator.ne, self, other)
+
+    def lt(self, other: Any) -> Tensor:
+        return selection.compare(operator.lt, self, other)
+
+    def le(self, other: Any) -> Tensor:
+        return selection.compare(operator.le, self, other)
+
+    def gt(self, other: Any) -> Tensor:
+        return selection.compare(operator.gt, self, other)
+
+    def ge(self, other: Any) -> Tensor:
+        return selection.compare(operator.ge, self, other)
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return _compared(operator.eq, self, other)
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return _compared(operator.ne, self, other)
+
+    def __lt__(self, other: Any) -> Any:
+        return _compared(operator.lt, self, other)
+
+    def __le__(self, other: Any) -> Any:
+        return _compared(operator.le, self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        return _compared(operator.gt, self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        return _compared(operator.ge, self, other)
+
+    __hash__ = _core.Tensor.__hash__  # (defining __eq__ would otherwise drop it)
+
+    def __and__(self, other: Any) -> Tensor:
+        return selection.compare(operator.and_, self, other)
+
+    def __or__(self, other: Any) -> Tensor:
+        return selection.compare(operator.or_, self, other)
+
+    def __invert__(self) -> Tensor:
+        return wrap(~self._array)
+
+    def logical_not(self) -> Tensor:
+        return wrap(np.logical_not(self._array))
+
+    def equal(self, other: Tensor) -> bool:
+        return self._array.shape == other._array.shape and bool(np.all(self._array == other._array))
+
+    def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+        return bool(np.allclose(self._array, other._array, rtol, atol, equal_nan))
+
+    def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return wrap(np.asarray(np.all(self._array, axis=dim, keepdims=keepdim)))
+
+    def any(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
+        return wrap(np.asarray(np.any(self._array, axis=dim, keepdims=keepdim)))
+
+    def isnan(self) -> Tensor:
+        return wrap(np.isnan(self._array))
+
+    # -- new tensors like this one ---------------------------------------------------------------------------------
+    new_zeros, new_ones, new_empty = _creation.new_zeros, _creation.new_ones, _creation.new_empty
+    new_full, new_tensor = _creation.new_full, _creation.new_tensor
+
+    # -- in place: the op, its result written back into this tensor's storage (ops/inplace.py) ---------------------
+    zero_, fill_, copy_ = inplace.zero_, inplace.fill_, inplace.copy_
+    __iadd__ = add_ = inplace_method(_core.Tensor.add)
+    __isub__ = sub_ = inplace_method(_core.Tensor.sub)
+    __imul__ = mul_ = inplace_method(_core.Tensor.mul)
+    __itruediv__ = div_ = inplace_method(_core.Tensor.div)
+    __imod__ = remainder_ = inplace_method(__mod__)
+    __ifloordiv__ = floor_divide_ = inplace_method(__floordiv__)
+    clamp_ = inplace_method(_core.Tensor.clamp)
+    pow_ = inplace_method(_core.Tensor.pow)
+    round_ = inplace_method(ew.round_to)
+    masked_fill_ = inplace_method(masked_fill)
 
 
-def _init(t: Tensor, array: np.ndarray, grad_fn: Node | None, output_nr: int, requires_grad: bool) -> None:
+# The in-place forms of one-argument and other ops: ``x.exp_()`` is ``exp`` with its result written into x (so the
+# graph gets the same node, ExpBackward0, as for ``y = x.exp()``). Generated here, from the methods above.
+for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10", "tan", "atan", "asin", "acos",
+              "sinh", "cosh", "floor", "ceil", "trunc", "frac", "scatter", "scatter_add", "index_add", "index_fill",
+              "logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "arctan2", "hypot", "fmod", "lerp",
+              "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide", "addcmul", "addcdiv", "addmm",
+              "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
+    setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
+Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
+
+
+def _compared(op: Callable[[Any, Any], Any], x: Tensor, other: Any) -> Any:
+    """``x == y``, ``x < y`` ...: element-wise against a tensor, a number or an array. Anything else is not compared
+    element by element: Python's own rules apply, as in PyTorch (``x == None`` is False, ``x < None`` a TypeError)."""
+    if not isinstance(other, (_core.Tensor, int, float, np.number, np.bool_, np.ndarray)):
+        return NotImplemented
+    return selection.compare(op, x, other)
+
+
+def _address(a: np.ndarray) -> int:
+    """Where an array's first element is in memory (``data_ptr()``: equal for views that start there)."""
+    return a.__array_interface__["data"][0]
+
+
+def _init(t: Tensor, array: np.ndarray, requires_grad: bool = False) -> None:
+    """Fill in a tensor being constructed (``Tensor(...)``, ``nn.Parameter(...)``): a leaf holding ``array``."""
     if requires_grad and array.dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    t._array = array
-    t._requires_grad = requires_grad or grad_fn is not None
-    t.grad_fn = grad_fn
-    t._output_nr = output_nr
-    t._grad = None
-    t._version_counter = [0] if not GradMode.inference else InferenceCounter((0,))
-    t._base = None
-    t._retains_grad = False
-    t._hooks = None
-    t._accumulator = None
+    wrap(array, into=t)
+    t._requires_grad = requires_grad
 
 
 def _constructor_array(args: tuple) -> np.ndarray:
@@ -495,45 +528,17 @@ def _constructor_array(args: tuple) -> np.ndarray:
     if len(args) == 1:
         data = args[0]
         if isinstance(data, (list, tuple, np.ndarray)):
-            return np.array(_unwrap(data), dtype=np.float32)
-        raise TypeError(f"new(): data must be a sequence (got {_typename(data)})")
+            return np.array(_creation._unwrap(data), dtype=np.float32)
+        raise TypeError(f"new(): data must be a sequence (got {M.typename(data)})")
     bad = next(i for i, a in enumerate(args) if not isinstance(a, (int, np.integer)) or isinstance(a, bool))
     raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {bad + 1} with error \"type must be "
-                    f"tuple of ints,but got {_typename(args[bad])}\"")
-
-
-def _typename(value: Any) -> str:
-    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``."""
-    cls = type(value)
-    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
-
-
-def _wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, cls: type = Tensor) -> Tensor:
-    """Make a Tensor around an existing array without copying: the fast path every op uses."""
-    t = object.__new__(cls)
-    t._array = array
-    t._requires_grad = grad_fn is not None
-    t.grad_fn = grad_fn
-    t._output_nr = output_nr
-    t._grad = None
-    t._version_counter = [0] if not GradMode.inference else InferenceCounter((0,))
-    t._base = None
-    t._retains_grad = False
-    t._hooks = None
-    t._accumulator = None
-    return t
+                    f"tuple of ints,but got {M.typename(args[bad])}\"")
 
 
 def _rebuild(array: np.ndarray, requires_grad: bool) -> Tensor:
-    t = _wrap(array)
+    t = wrap(array)
     t._requires_grad = requires_grad
     return t
 
 
-def _unwrap(data: Any) -> Any:
-    """Turn nested lists that may contain 0-d/1-element tensors into plain Python/numpy values."""
-    if isinstance(data, Tensor):
-        return data._array
-    if isinstance(data, (list, tuple)):
-        return [_unwrap(d) for d in data]
-    return data
+_wrap = wrap  # (the name the library's modules above this one import)

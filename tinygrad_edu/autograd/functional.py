@@ -33,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from ..core.function import wrap as _wrap
+from ..core.tensor import Tensor
+from ..ops.shape import stack
 from .engine import grad
 from .grad_mode import enable_grad
 
@@ -150,7 +152,6 @@ def jacobian(func: Callable[..., Any], inputs: Tensor | tuple[Tensor, ...], crea
     outputs, the result is a tuple over inputs, or over outputs, or over outputs of tuples over inputs.
     """
     _unsupported("jacobian", strict, vectorize, strategy)
-    from ..ops.shape import stack  # (ops sit above autograd in the package's layers: imported when first used)
 
     with enable_grad():
         inputs_tuple, xs = _as_tuple(inputs, "inputs", "jacobian")

@@ -28,7 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
+from .._creation import rand
+from ..core.function import wrap as _wrap
+from ..core.tensor import Tensor
 from .engine import grad
 
 # PyTorch's gradcheck takes these too; here they change nothing (no sparse, batched or forward-mode AD).
@@ -140,7 +142,7 @@ def gradgradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor
     incoming gradient v" are compared with finite differences. ``v`` (``grad_outputs``) is random in
     [-1, 1) unless given.
     """
-    from .._creation import rand
+
 
     inputs = _as_tuple(inputs)
     if grad_outputs is None:

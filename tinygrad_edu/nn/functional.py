@@ -31,9 +31,10 @@ import numpy as np
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
-from .._tensor_ops import _check_broadcast, _inplace, _operands
-from ..autograd.function import Function, ieee
+from ..core.function import Function
 from ..ops import elementwise
+from ..ops.elementwise import DivScalar, _check_broadcast, _operands
+from ..ops.inplace import inplace as _inplace
 from ..ops.linalg import linear
 from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
@@ -70,7 +71,7 @@ def _weight_and_reduce(d: Tensor, w: Tensor | None, reduction: str) -> Tensor:
     of elements: PyTorch's order of operations, so the gradients agree to the last bit."""
     if w is not None:
         d = d * w
-    return DivByNumber.apply(d, d._array.size) if reduction == "mean" else d  # (a C++ division: DivBackward1)
+    return DivScalar.apply(d, d._array.size) if reduction == "mean" else d  # (a C++ division: DivBackward1)
 
 
 def _type_name(t: Tensor) -> str:
@@ -297,7 +298,7 @@ class NllLoss(Function):
     backward_op = NllLossBackward  # (its gradient, an op of its own)
 
     @staticmethod
-    @ieee  # every target ignored: 0 / 0 = nan, silently as in PyTorch
+    # every target ignored: 0 / 0 = nan, silently as in PyTorch
     def forward(ctx: Any, x: Tensor, consts: tuple, ignore_index: int, reduction: str) -> np.ndarray:
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
@@ -343,7 +344,6 @@ class NllLoss2d(NllLoss):
     backward_op = NllLoss2dBackward
 
 
-
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
              ignore_index: int = -100, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood: ``input`` holds log-probabilities (N, C), ``target`` class indices (N,)."""
@@ -376,22 +376,6 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
     return losses.reshape(t.shape) if reduction == "none" else losses
 
 
-class DivByNumber(Function):
-    """``x / c`` for a plain number c, which PyTorch's C++ code records as DivBackward1 (the Python
-    operator ``x / 2`` makes c a tensor: DivBackward0). dx = g / c."""
-
-    node_name = "DivBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, c: float) -> np.ndarray:
-        ctx._saved_other = c
-        return np.asarray(x._array / c, dtype=x._array.dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g / ctx._saved_other, None
-
-
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
                   ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
     """Softmax + negative log-likelihood: ``input`` holds raw scores (logits) of shape (N, C).
@@ -415,7 +399,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *
         if reduction == "none":
             return -terms.sum(class_dim)
         total = -terms.sum()
-        return DivByNumber.apply(total, input._array.size // input._array.shape[class_dim]) \
+        return DivScalar.apply(total, input._array.size // input._array.shape[class_dim]) \
             if reduction == "mean" else total
     return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index=ignore_index, reduction=reduction)
 
@@ -604,7 +588,6 @@ class Gelu(Function):
     saved_names = ("self",)  # (and _saved_approximate)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, approximate: str) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "GeluKernelImpl")
         ctx.save_for_backward(x)
@@ -629,7 +612,6 @@ class GeluBackward(Function):
     saved_names = ("grad_output", "self")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x: Tensor, approximate: str) -> np.ndarray:
         ctx.save_for_backward(g, x)
         ctx._saved_approximate = approximate
@@ -673,7 +655,6 @@ class Silu(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "silu_cpu")
         ctx.save_for_backward(x)
@@ -706,7 +687,6 @@ class Softplus(Function):
     saved_names = ("self",)  # (and _saved_beta, _saved_threshold)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, beta: float, threshold: float) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "softplus_cpu")
         ctx.save_for_backward(x)
@@ -730,7 +710,6 @@ class SoftplusBackward(Function):
     saved_names = ("grad_output", "self")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x: Tensor, beta: float, threshold: float) -> np.ndarray:
         ctx.save_for_backward(g, x)
         ctx._saved_beta, ctx._saved_threshold = beta, threshold
@@ -770,7 +749,6 @@ class Elu(Function):
     saved_names = ("self",)  # (and _saved_alpha, _saved_scale, _saved_input_scale)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, alpha: float) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "elu_cpu")
         ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale = alpha, 1, 1
@@ -801,7 +779,6 @@ class EluBackward(Function):
     saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, saved: Tensor, alpha: float, is_result: bool) -> np.ndarray:
         ctx.save_for_backward(g, saved)
         ctx._saved_alpha, ctx.is_result = alpha, is_result
@@ -901,7 +878,6 @@ class LogSigmoid(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "log_sigmoid_cpu")
         ctx.save_for_backward(x)
@@ -923,7 +899,6 @@ class LogSigmoidBackward(Function):
     saved_names = ("grad_output", "self")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(g, x)
         a = x._array
@@ -1006,7 +981,6 @@ class SmoothL1Loss(Function):
     huber = False
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, reduction: str, k: float) -> np.ndarray:
         ctx.save_for_backward(x, y)
         _set_reduction(ctx, reduction)
@@ -1054,7 +1028,6 @@ class SmoothL1LossBackward(Function):
     huber = False
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x: Tensor, y: Tensor, reduction: str, k: float) -> np.ndarray:
         ctx.save_for_backward(g, x, y)
         ctx.reduction, ctx.k = reduction, k
@@ -1192,7 +1165,6 @@ class PNorm(Function):
     saved_names = ("self", "result")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, p: float, dim: int, keepdim: bool) -> np.ndarray:
         a = x._array
         if a.dtype.kind != "f":
@@ -1259,7 +1231,6 @@ class ScaledElu(Function):
     from_result = False
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, alpha: float, scale: float, input_scale: float) -> np.ndarray:
         elementwise._check_float_kernel(x._array, ctx._forward_cls.kernel)
         ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale = alpha, scale, input_scale
@@ -1307,7 +1278,6 @@ class ScaledEluBackward(Function):
     saved_names = ("grad_output", "self_or_result")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, saved: Tensor, alpha: float, scale: float, input_scale: float,
                 is_result: bool) -> np.ndarray:
         ctx.save_for_backward(g, saved)
@@ -1361,7 +1331,6 @@ class Mish(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "mish_cpu")
         ctx.save_for_backward(x)
@@ -1398,7 +1367,6 @@ class Hardsigmoid(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "hardsigmoid_cpu")
         ctx.save_for_backward(x)
@@ -1430,7 +1398,6 @@ class Hardswish(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
         elementwise._check_float_kernel(x._array, "hardswish_cpu")
         ctx.save_for_backward(x)
@@ -1452,7 +1419,6 @@ class HardswishBackward(Function):
     saved_names = ("grad_output", "self")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(g, x)
         a, b = x._array, g._array
@@ -1541,7 +1507,6 @@ class Glu(Function):
     saved_names = ("self",)  # (and _saved_dim)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(x)
         ctx._saved_dim = dim

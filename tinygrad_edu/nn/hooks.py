@@ -36,9 +36,9 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from .._mode import GradMode
 from .._tensor import Tensor, _wrap
-from ..autograd.function import Function
+from ..core.function import Function
+from ..core.grad_mode import GradMode
 
 _NO_INPUT_GRAD_WARNING = (
     "Full backward hook is firing when gradients are computed with respect to module outputs since no inputs "

@@ -39,7 +39,7 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = _wrap(np.empty(0, dtype=np.float32))
-        _init(self, data._array, None, 0, requires_grad)
+        _init(self, data._array, requires_grad)
         self._version_counter = data._version_counter  # same storage, so in-place changes count for both
 
     def __repr__(self) -> str:

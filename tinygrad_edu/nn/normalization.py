@@ -18,7 +18,7 @@ import numpy as np
 
 from .._dtype import float32
 from .._tensor import Tensor, _wrap
-from ..autograd.function import Function, ieee
+from ..core.function import Function
 from ..ops import elementwise
 from . import init
 from .module import Module, Parameter, typename
@@ -46,7 +46,6 @@ class NativeLayerNorm(Function):
     saved_names = ("input", "weight", "bias", "result1", "result2")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, normalized_shape: tuple,
                 eps: float) -> np.ndarray:
         a = x._array

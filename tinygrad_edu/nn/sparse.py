@@ -13,8 +13,8 @@ import numpy as np
 
 from .._dtype import LEGACY_NAMES, float32, from_numpy
 from .._tensor import Tensor, _wrap
-from ..autograd.function import Function
 from ..autograd.grad_mode import no_grad
+from ..core.function import Function
 from . import init
 from .module import Module, Parameter
 

@@ -22,9 +22,12 @@ from typing import Any
 import numpy as np
 
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
-from .._tensor import Tensor, _wrap
-from ..autograd.function import Function, ieee
-from .shape import UnsafeView, _dim, broadcast_shapes, check_expand, sum_to
+from ..core.derivatives import MulScalar, UnsafeView, check_expand, zero_where
+from ..core.derivatives import wrap_dim as _dim
+from ..core.function import Function, broadcast_shapes
+from ..core.function import sum_to_shape as sum_to
+from ..core.function import wrap as _wrap
+from ..core.tensor import Tensor
 
 
 def _check(cond: bool, msg: str) -> None:
@@ -301,7 +304,6 @@ def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 # here the same way, so the graph shows the same nodes; the others are one Function each.
 def _scaled(t: Tensor, c: float) -> Tensor:
     """``t * c``, skipped for c = 1 (PyTorch's maybe_multiply): MulBackward1 in the gradient's graph."""
-    from .elementwise import MulScalar  # (lazy: elementwise is a sibling module with its own import order)
 
     return t if c == 1 else MulScalar.apply(t, c)
 
@@ -571,7 +573,6 @@ class Einsum(Function):
     node_name = "ViewBackward0"
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, spec: tuple[tuple[str, ...], str], *operands: Tensor) -> np.ndarray:
         subs, out = spec
         ctx.save_for_backward(*operands)
@@ -654,7 +655,6 @@ class Dist(Function):
     saved_names = ("other", "self", "result")  # (and _saved_p)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, y: Tensor, p: float) -> Tensor:
         a, b = x._array, y._array
         d = np.abs(a - b)  # (in the inputs' common dtype)
@@ -675,7 +675,6 @@ class Dist(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        from .elementwise import zero_where
 
         x, y, n = ctx.saved_tensors
         p, d = ctx._saved_p, x - y
@@ -719,7 +718,6 @@ class Cdist(Function):
     saved_names = ("x1", "x2", "result")
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x1: Tensor, x2: Tensor) -> Tensor:
         a, b = x1._array, x2._array
         result = _wrap(np.sqrt((_pairwise_differences(a, b) ** 2).sum(-1)).astype(a.dtype, copy=False))
@@ -740,7 +738,6 @@ class CdistBackward(Function):
     node_name = "CdistBackwardBackward0"
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, g: Tensor, x1: Tensor, x2: Tensor, result: Tensor, which: int) -> np.ndarray:
         n = result._array
         w = np.where(n == 0, 0, g._array / np.where(n == 0, 1, n))[..., None]  # g / n, 0 where n = 0

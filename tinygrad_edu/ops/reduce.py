@@ -25,11 +25,13 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._dtype import LEGACY_NAMES
-from .._tensor import Tensor, _wrap
-from ..autograd.function import Function, ieee
-from ..autograd.grad_mode import GradMode
-from .elementwise import zero_where
-from .shape import Index, _dim
+from ..core.derivatives import kept_shape as _kept_shape
+from ..core.function import Function
+from ..core.function import wrap as _wrap
+from ..core.grad_mode import GradMode
+from ..core.tensor import Tensor
+from .elementwise import DivScalar, MulScalar, maximum, minimum, zero_where
+from .shape import Index, _dim, cat
 
 
 def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
@@ -39,87 +41,8 @@ def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
     return tuple(sorted(_dim(d, ndim) for d in dims))
 
 
-def _kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[int, ...]:
-    """The shape of the result with keepdim=True: reduced dimensions become 1."""
-    if dims is None:
-        return (1,) * len(shape)
-    return tuple(1 if i in dims else n for i, n in enumerate(shape))
-
-
 def _sum_dtype(a: np.ndarray) -> Any:
     return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
-
-
-class Sum(Function):
-    """Sum of all elements."""
-
-    node_name = "SumBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        ctx.in_shape = x._array.shape
-        return np.asarray(x._array.sum(dtype=_sum_dtype(x._array)))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g.expand(ctx.in_shape)
-
-
-class SumDim(Function):
-    """Sum over some dimensions."""
-
-    node_name = "SumBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
-        ctx.in_shape, ctx.dims, ctx.keepdim = x._array.shape, dims, keepdim
-        return np.asarray(x._array.sum(axis=dims, keepdims=keepdim, dtype=_sum_dtype(x._array)))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        if not ctx.keepdim:
-            g = g.reshape(_kept_shape(ctx.in_shape, ctx.dims))
-        return g.expand(ctx.in_shape), None, None
-
-
-def sum(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    if dtype is not None:
-        x = x.to(dtype)
-    if dim is None:
-        return Sum.apply(x)
-    return SumDim.apply(x, _dims(dim, x._array.ndim), keepdim)
-
-
-class Mean(Function):
-    node_name = "MeanBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        _check_float(x, "mean")
-        ctx.in_shape, ctx.n = x._array.shape, x._array.size
-        return np.asarray(x._array.mean(dtype=x._array.dtype))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return (g / ctx.n).expand(ctx.in_shape)
-
-
-class MeanDim(Function):
-    node_name = "MeanBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> np.ndarray:
-        _check_float(x, "mean")
-        a = x._array
-        ctx.in_shape, ctx.dims, ctx.keepdim = a.shape, dims, keepdim
-        ctx.n = int(np.prod([a.shape[d] for d in dims]))
-        return np.asarray(a.mean(axis=dims, keepdims=keepdim, dtype=a.dtype))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        if not ctx.keepdim:
-            g = g.reshape(_kept_shape(ctx.in_shape, ctx.dims))
-        return (g / ctx.n).expand(ctx.in_shape), None, None
 
 
 class Norm(Function):
@@ -168,13 +91,6 @@ def _check_float(x: Tensor, name: str) -> None:
     if x._array.dtype.kind != "f":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {LEGACY_NAMES[x.dtype].removesuffix('Tensor')}")
-
-
-
-def mean(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
-    if dim is None:
-        return Mean.apply(x)
-    return MeanDim.apply(x, _dims(dim, x._array.ndim), keepdim)
 
 
 class MaxAll(Function):
@@ -297,7 +213,6 @@ def max(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     if dim is None:
         return MaxAll.apply(x)
     if isinstance(dim, Tensor):
-        from .selection import maximum
 
         return maximum(x, dim)
     return max_return(*MaxDim.apply(x, dim, keepdim))
@@ -307,7 +222,6 @@ def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
     if dim is None:
         return MinAll.apply(x)
     if isinstance(dim, Tensor):
-        from .selection import minimum
 
         return minimum(x, dim)
     return min_return(*MinDim.apply(x, dim, keepdim))
@@ -332,7 +246,7 @@ class Softmax(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @ieee  # an inf input gives nan (inf - inf), silently, as in PyTorch
+    # an inf input gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
@@ -355,7 +269,7 @@ class SoftmaxBackwardData(Function):
     node_name = "SoftmaxBackwardDataBackward0"
 
     @staticmethod
-    @ieee  # an infinite g gives nan (inf - inf), silently, as in PyTorch
+    # an infinite g gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, g: Tensor, s: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(g, s)
         ctx.dim = dim
@@ -377,7 +291,7 @@ class LogSoftmax(Function):
     saved_names = ("result",)
 
     @staticmethod
-    @ieee  # an inf input gives nan (inf - inf), silently, as in PyTorch
+    # an inf input gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
@@ -400,7 +314,7 @@ class LogSoftmaxBackwardData(Function):
     node_name = "LogSoftmaxBackwardDataBackward0"
 
     @staticmethod
-    @ieee  # an infinite g gives nan (inf - inf), silently, as in PyTorch
+    # an infinite g gives nan (inf - inf), silently, as in PyTorch
     def forward(ctx: Any, g: Tensor, out: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(g, out)
         ctx.dim = dim
@@ -454,7 +368,7 @@ class Var(Function):
     saved_names = ("self",)
 
     @staticmethod
-    @ieee  # n - c <= 0 gives nan or inf, as in PyTorch (with a warning, below)
+    # n - c <= 0 gives nan or inf, as in PyTorch (with a warning, below)
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> np.ndarray:
         a = x._array
         if a.dtype.kind != "f":
@@ -643,7 +557,7 @@ class Logsumexp(Function):
     saved_names = ("self", "result")
 
     @staticmethod
-    @ieee  # log 0 = -inf for an empty or all -inf row, silently, as in PyTorch
+    # log 0 = -inf for an empty or all -inf row, silently, as in PyTorch
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
         a = x._array if x._array.dtype.kind == "f" else x._array.astype(np.float32)
         ctx._saved_dim, ctx._saved_keepdim = dims, keepdim
@@ -766,7 +680,6 @@ class Cumprod(Function):
     saved_names = ("self", "result")  # (and _saved_dim)
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
         a = x._array
         ctx._saved_dim = dim = _dim(dim, builtins.max(a.ndim, 1))
@@ -823,8 +736,6 @@ def diff(x: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, ap
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    from .shape import cat
-
     dim = _dim(dim, x._array.ndim)
     if prepend is not None or append is not None:
         x = cat([t for t in (prepend, x, append) if t is not None], dim)
@@ -843,20 +754,17 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx: float | None = None, di
     spacing, ``(sum y - (y_first + y_last) / 2) * dx``; with points, ``sum(diff(x) * (y_i + y_(i+1))) / 2``."""
     if x is not None and dx is not None:
         raise TypeError("trapezoid() received an invalid combination of arguments: give x or dx, not both")
-    from .elementwise import MulScalar
-
     dim = _dim(dim, y._array.ndim)
     n = y._array.shape[dim]
     if x is None:
         if n == 0:
             return y.sum(dim) * 0
         return MulScalar.apply(y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5, 1.0 if dx is None else dx)
-    from ..nn.functional import DivByNumber  # (lazy: nn is the layer above; x / 2 as PyTorch's C++ records it)
 
     if x._array.ndim == 1 and y._array.ndim > 1:  # points along dim, shared by every row: placed along dim
         x = x.view(*[n if d == dim else 1 for d in range(y._array.ndim)])
     steps = x.diff(dim=dim)
-    return DivByNumber.apply((steps * (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1))).sum(dim), 2.0)
+    return DivScalar.apply((steps * (y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1))).sum(dim), 2.0)
 
 
 # ------------------------------------------------------------------------------------------------ median
@@ -932,7 +840,6 @@ class VarMean(Function):
     std = False
 
     @staticmethod
-    @ieee
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> tuple:
         a = x._array
         name = "std_mean" if ctx._forward_cls.std else "var_mean"

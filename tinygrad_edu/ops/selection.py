@@ -17,11 +17,13 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, number_dtype
-from .._tensor import Tensor, _wrap
-from ..autograd.function import Function
-from .elementwise import grad_for, promoted, zero_where
+from ..core.derivatives import wrap_dim as _dim
+from ..core.function import Function, broadcast_shapes
+from ..core.function import sum_to_shape as sum_to
+from ..core.function import wrap as _wrap
+from ..core.tensor import Tensor
+from .elementwise import Maximum, Minimum, grad_for, maximum, minimum, promoted, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
-from .shape import _dim, broadcast_shapes
 
 
 def _array(v: Any) -> Any:
@@ -63,74 +65,6 @@ def where(condition: Tensor, x: Any, y: Any) -> Tensor:
     if not isinstance(y, Tensor):
         y = _wrap(np.asarray(y, dtype=number_dtype(y, x._array.dtype)))
     return Where.apply((condition,), x, y)
-
-
-class Maximum(Function):
-    node_name = "MaximumBackward0"
-    saved_names = ("self", "other")
-    pack_order = (1, 0)  # other first, as PyTorch packs them
-    _pick = staticmethod(np.greater)
-    _op = staticmethod(np.maximum)
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
-        ctx.save_for_backward(x, y)
-        broadcast_shapes(x._array.shape, y._array.shape)
-        return ctx._forward_cls._op(*promoted(ctx, x, y))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        a, b = x._array, y._array
-        # where the two are equal, each gets half the gradient (PyTorch's convention)
-        wx = ctx._forward_cls._pick(a, b) + 0.5 * (a == b)
-        wy = 1 - wx  # (masked where 0, not multiplied by 0: an infinite g must give 0, not nan)
-        dx = grad_for(zero_where(wx == 0, g * _wrap(wx.astype(g._array.dtype))), ctx.meta[0]) \
-            if ctx.needs_input_grad[0] else None
-        dy = grad_for(zero_where(wy == 0, g * _wrap(wy.astype(g._array.dtype))), ctx.meta[1]) \
-            if ctx.needs_input_grad[1] else None
-        return dx, dy
-
-
-class Minimum(Maximum):
-    node_name = "MinimumBackward0"
-    _pick = staticmethod(np.less)
-    _op = staticmethod(np.minimum)
-
-
-def maximum(x: Tensor, y: Tensor) -> Tensor:
-    return Maximum.apply(x, y)
-
-
-def minimum(x: Tensor, y: Tensor) -> Tensor:
-    return Minimum.apply(x, y)
-
-
-class Clone(Function):
-    node_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        return x._array.copy()
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g
-
-
-class ToCopy(Function):
-    """Convert to another dtype. The gradient is converted back to the input's dtype."""
-
-    node_name = "ToCopyBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, np_dtype: np.dtype) -> np.ndarray:
-        ctx.in_dtype = x.dtype
-        return x._array.astype(np_dtype)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g.to(ctx.in_dtype), None
 
 
 def compare(op: Any, x: Tensor, y: Any) -> Tensor:
@@ -579,7 +513,6 @@ class MaskedSelect(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        from .shape import sum_to
         return sum_to(MaskedScatter.apply(g, ctx.mask), ctx.in_shape), None
 
 
@@ -697,3 +630,27 @@ def unique(x: Tensor, sorted: bool = True, return_inverse: bool = False, return_
     values, inverse, counts = (Unique if dim is None else UniqueDim).apply(x, return_inverse, return_counts, dim)
     out = (values, *([inverse] if return_inverse else []), *([counts] if return_counts else []))
     return out[0] if len(out) == 1 else out
+
+
+class Trace(Function):
+    """The sum of a matrix's diagonal. dx = zeros with g on the diagonal (PyTorch's recipe: ``index_fill`` of a
+    flat vector of zeros at every (columns + 1)-th place, then a view as the matrix)."""
+
+    node_name = "TraceBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        a = x._array
+        if a.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
+        if a.dtype == np.bool_:
+            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+        ctx.shape = a.shape
+        return np.asarray(np.trace(a), dtype=np.int64 if a.dtype.kind in "iu" else a.dtype)  # integers sum in int64
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        rows, cols = ctx.shape
+        flat = _wrap(np.zeros(rows * cols, g._array.dtype))
+        places = _wrap(np.arange(0, min(rows, cols) * (cols + 1), cols + 1, dtype=np.int64))
+        return index_fill(flat, 0, places, g).view(rows, cols)

@@ -1,9 +1,10 @@
-"""Shape operations: views, transposes, reshapes, concatenation, indexing, and ``sum_to``.
+"""Shape operations: transposes, squeezes, concatenation, indexing, splitting, flipping, diagonals.
 
 Most of these move no numbers: numpy hands back a *view* of the same memory, and so do we (``is_view``),
 sharing the version counter so in-place changes through either are seen. Their backward only moves
 the gradient back to the input's layout: the inverse reshape, the inverse permutation, a sum over
-expanded dimensions, a scatter into zeros for indexing.
+expanded dimensions, a scatter into zeros for indexing. (view, reshape and expand are in the core's derivative
+table, ``tinygrad_edu/core/derivatives.py``: the core's own backward formulas use them.)
 """
 
 from __future__ import annotations
@@ -13,142 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .._dtype import LEGACY_NAMES, promote_types
-from .._tensor import Tensor, _wrap, warn_once
-from ..autograd.function import Function
-from ..autograd.grad_mode import GradMode
+from .._dtype import promote_types
+from .._messages import warn_once
+from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
+from ..core.derivatives import wrap_dim as _dim
+from ..core.function import Function, sum_to_shape
+from ..core.function import wrap as _wrap
+from ..core.tensor import Tensor, _shape_arg
 
-
-def sum_to(grad: Tensor, shape: tuple[int, ...]) -> Tensor:
-    """Sum a gradient of a broadcast result back down to an input's ``shape``.
-
-    Broadcasting stretched the input: an input of shape ``(3, 1)`` added to one of shape ``(2, 3, 4)``
-    was used as if it were ``(2, 3, 4)``: prepended dimension 0 (size 2) and its size-1 dimension 2
-    repeated 4 times. Every copy contributed to the output, so the input's gradient is the *sum* of the
-    copies' gradients: sum over dim 0 (dropping it) and over dim 2 (keeping it as size 1)::
-
-        sum_to(g, (3, 1))   # g.shape == (2, 3, 4)  ->  g.sum((0, 2), keepdim=True).reshape(3, 1)
-    """
-    gshape = grad._array.shape
-    if gshape == shape:
-        return grad
-    lead = len(gshape) - len(shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1)
-    if not GradMode.enabled:  # nothing is recorded (backward without create_graph): numpy's sum, not two ops
-        return _wrap(grad._array.sum(axis=dims, keepdims=True).reshape(shape))
-    out = grad.sum(dims, keepdim=True) if dims else grad
-    return out.reshape(shape) if lead else out
-
-
-def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape two shapes broadcast to (align on the right; a 1 stretches), with PyTorch's message if none."""
-    nd = max(len(a), len(b))
-    a, b = (1,) * (nd - len(a)) + tuple(a), (1,) * (nd - len(b)) + tuple(b)
-    for d in range(nd - 1, -1, -1):  # PyTorch checks from the last dimension, and reports the first misfit
-        m, n = a[d], b[d]
-        if m != n and m != 1 and n != 1:
-            raise RuntimeError(f"The size of tensor a ({m}) must match the size of tensor b ({n}) at non-singleton "
-                               f"dimension {d}")
-    return tuple(n if m == 1 else m for m, n in zip(a, b))
-
-
-def _dim(d: int, ndim: int) -> int:
-    """Wrap a negative dim (-1 is the last) and check its range, with PyTorch's message."""
-    n = max(ndim, 1)
-    if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    return d % n
-
-
-def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:
-    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
-    return tuple(int(s) for s in shape)
-
-
-def _infer(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = 1
-    for s in shape:
-        if s != -1:
-            known *= s
-    if (-1 in shape and (known == 0 or numel % known)) or (-1 not in shape and known != numel):
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
-    return tuple(numel // known if s == -1 else s for s in shape)
-
-
-class View(Function):
-    """Same numbers, new shape, same memory. dx = g.reshape(x.shape)."""
-
-    node_name = "ViewBackward0"
-    is_view = True
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> np.ndarray:
-        a = x._array
-        ctx.in_shape = a.shape
-        out = _reshaped_view(a, _infer(shape, a.size))
-        if out is None:
-            raise RuntimeError(
-                "view size is not compatible with input tensor's size and stride (at least one dimension spans "
-                "across two contiguous subspaces). Use .reshape(...) instead."
-            )
-        return out
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g.reshape(ctx.in_shape), None
-
-
-def _reshaped_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
-    """``a`` seen with a new shape, sharing its memory; None when its layout needs a copy for that."""
-    try:
-        return np.reshape(a, shape, copy=False)  # numpy refuses (instead of copying) when the layout does not allow it
-    except ValueError:
-        return None
-
-
-class ReshapeAlias(View):
-    """A reshape of a non-contiguous tensor whose strides still allow a view (e.g. ``x.t().reshape(3, 2, 1)``)."""
-
-    node_name = "ReshapeAliasBackward0"
-
-
-class UnsafeView(Function):
-    """A reshape that had to copy (the input was not contiguous)."""
-
-    node_name = "UnsafeViewBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> np.ndarray:
-        ctx.in_shape = x._array.shape
-        return x._array.reshape(_infer(shape, x._array.size))
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g.reshape(ctx.in_shape), None
-
-
-def reshape(x: Tensor, *shape: Any) -> Tensor:
-    """A view when the memory layout allows it, otherwise a copy, recorded as PyTorch records them:
-
-    * contiguous input: ``ViewBackward0``;
-    * non-contiguous, but the strides allow the new shape: ``ReshapeAliasBackward0`` (still a view);
-    * otherwise: a contiguous copy (``CloneBackward0``), then ``UnsafeViewBackward0`` on the copy.
-    """
-    shape = _shape_arg(shape)
-    a = x._array
-    if a.flags.c_contiguous or a.size <= 1:
-        return View.apply(x, shape)
-    if _reshaped_view(a, _infer(shape, a.size)) is not None:
-        return ReshapeAlias.apply(x, shape)
-    return UnsafeView.apply(x.contiguous(), shape)
-
-
-def view(x: Tensor, *shape: Any) -> Tensor:
-    return View.apply(x, _shape_arg(shape))
+sum_to = sum_to_shape  # (the name the ops and nn use)
 
 
 class Permute(Function):
@@ -258,43 +132,6 @@ class Unsqueeze(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return g.squeeze(ctx.dim), None
-
-
-def check_expand(shape: tuple[int, ...], target: tuple[int, ...], asked: tuple[int, ...] | None = None) -> None:
-    """Can a tensor of ``shape`` be expanded (broadcast) to ``target``? PyTorch's message if not. PyTorch checks
-    from the last dimension, and reports the first misfit."""
-    lead = len(target) - len(shape)
-    for i in reversed(range(len(shape))):
-        n = shape[i]
-        if n != 1 and n != target[lead + i]:
-            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
-                               f"({n}) at non-singleton dimension {lead + i}.  Target sizes: "
-                               f"[{', '.join(map(str, target if asked is None else asked))}].  Tensor sizes: "
-                               f"[{', '.join(map(str, shape))}]")
-
-
-class Expand(Function):
-    """Broadcast size-1 dimensions to a larger size without copying. dx = sum_to(g, x.shape)."""
-
-    node_name = "ExpandBackward0"
-    is_view = True
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, shape: tuple[int, ...]) -> np.ndarray:
-        a = x._array
-        ctx.in_shape = a.shape
-        lead = len(shape) - a.ndim
-        if lead < 0:
-            raise RuntimeError(f"expand(tinygrad_edu.{LEGACY_NAMES[x.dtype]}{{[{', '.join(map(str, a.shape))}]}}, "
-                               f"size=[{', '.join(map(str, shape))}]): the number of sizes provided ({len(shape)}) "
-                               f"must be greater or equal to the number of dimensions in the tensor ({a.ndim})")
-        target = tuple(a.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        check_expand(a.shape, target, shape)
-        return np.broadcast_to(a, target)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return sum_to(g, ctx.in_shape), None
 
 
 class Repeat(Function):
@@ -773,7 +610,7 @@ def unflatten(x: Tensor, dim: int, sizes: Sequence[int]) -> Tensor:
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({n}) "
                            "in the input tensor")
     sizes = tuple(n // known if s == -1 else s for s in sizes)
-    return reshape(x, *x._array.shape[:dim], *sizes, *x._array.shape[dim + 1:])
+    return x.reshape(*x._array.shape[:dim], *sizes, *x._array.shape[dim + 1:])
 
 
 def movedim(x: Tensor, source: int | Sequence[int], destination: int | Sequence[int]) -> Tensor:
@@ -925,31 +762,6 @@ def diag(x: Tensor, diagonal: int = 0) -> Tensor:
     if nd == 2:
         return DiagonalCopy.apply(x, diagonal, 0, 1)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
-
-
-class Trace(Function):
-    """The sum of a matrix's diagonal. dx = zeros with g on the diagonal (PyTorch's recipe: ``index_fill`` of a
-    flat vector of zeros at every (columns + 1)-th place, then a view as the matrix)."""
-
-    node_name = "TraceBackward0"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        a = x._array
-        if a.ndim != 2:
-            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {a.ndim}")
-        if a.dtype == np.bool_:
-            raise NotImplementedError("\"trace\" not implemented for 'Bool'")
-        ctx.shape = a.shape
-        return np.asarray(np.trace(a), dtype=np.int64 if a.dtype.kind in "iu" else a.dtype)  # integers sum in int64
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        from .selection import index_fill
-        rows, cols = ctx.shape
-        flat = _wrap(np.zeros(rows * cols, g._array.dtype))
-        places = _wrap(np.arange(0, min(rows, cols) * (cols + 1), cols + 1, dtype=np.int64))
-        return index_fill(flat, 0, places, g).view(rows, cols)
 
 
 # ---------------------------------------------------------------------------------------------- stacking

@@ -1,0 +1,165 @@
+"""PyTorch's exact messages, in one catalog the core raises by name (read last, or never).
+
+The core says ``raise RuntimeError(M.FREED)``; the words are PyTorch 2.13's, so that a learner who meets an
+error here meets the same text in PyTorch (and can search for it). ``{}`` marks what is filled in with
+``.format(...)``. Only "torch" is spelled "tinygrad_edu" where PyTorch names itself.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._dtype import LEGACY_NAMES, from_numpy
+
+# -- backward and autograd.grad --------------------------------------------------------------------------------
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
+IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
+NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
+GRAD_TYPE = "gradients can be either Tensors or None, but got {}"
+GRAD_SHAPE = "Mismatch in shape: grad_output[{0}] has a shape of {1} and output[{0}] has a shape of {2}."
+BACKWARD_INPUTS_EMPTY = "`inputs` argument to `backward()` cannot be empty."
+GRAD_INPUTS_EMPTY = "`inputs` argument to `grad()` cannot be empty."
+INPUT_NEEDS_NO_GRAD = "One of the differentiated Tensors does not require grad"
+UNUSED_INPUT = ("The differentiated Tensor at index {} appears to not have been used in the graph. Set "
+                "allow_unused=True if this is the desired behavior.")
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak."
+)
+ONLY_INPUTS = ("only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate gradient for "
+               "other parts of the graph, please use tinygrad_edu.autograd.backward.")
+MATERIALIZE_UNUSED = ("Expected allow_unused to be True or not passed when materialize_grads=True, but got: "
+                      "allow_unused=False.")
+
+# -- saved tensors and in-place changes --------------------------------------------------------------------------
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `tinygrad_edu.no_grad()` instead of `tinygrad_edu.inference_mode()`."
+)
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+UNPACK_HOOK_TYPE = "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}"
+
+
+def modified_inplace(array: np.ndarray, grad_fn: Any, output_nr: int, version: int, expected: int) -> str:
+    """The message for a saved tensor changed in place since it was saved (its gradient would be wrong)."""
+    where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
+        if grad_fn is not None else ""
+    return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+            f"[{type_description(array)}]{where} is at version {version}; expected version {expected} instead. "
+            "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+            "tinygrad_edu.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+# -- hooks -------------------------------------------------------------------------------------------------------
+HOOK_RETURNED = "expected Variable, but hook returned '{}'"
+HOOK_RETURNED_TUPLE = "expected tuple, but hook returned '{}'"
+HOOK_DTYPE = "hook '{}' has changed the type of value (was tinygrad_edu.{} got tinygrad_edu.{})"
+HOOK_SIZE = "hook '{}' has changed the size of value"
+HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
+HOOK_NONE_REPLACED = "can't replace a None gradient with a non-None value"
+
+# -- custom Functions --------------------------------------------------------------------------------------------
+NO_BACKWARD = ("You must implement either the backward or vjp method for your custom autograd.Function to use it "
+               "with backward mode AD.")
+GRAD_COUNT = "function {} returned an incorrect number of gradients (expected {}, got {})"
+GRAD_FOR_NON_TENSOR = ("function {} returned a gradient different than None at position {}, but the corresponding "
+                       "forward input was not a Variable")
+INVALID_GRAD = "Function {} returned an invalid gradient at index {} - got [{}] but expected shape compatible with [{}]"
+DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
+                      "inputs that are modified inplace must all be outputs of the Function.")
+LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
+VIEW_DIRTY = ("tinygrad_edu does not record in-place changes of views in custom Functions; clone() the view before "
+              "passing it in.")
+
+# -- tensors -----------------------------------------------------------------------------------------------------
+NONLEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)  # PyTorch appends where in its C++ source the warning came from; that part is left out.
+NOT_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+    "subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+NUMPY_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+FLOAT_REQUIRES_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                       "Consider using tensor.detach() first.")
+DETACH_VIEW = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for "
+    "training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() "
+    "cannot be called on these gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
+DEEPCOPY_NONLEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  If you "
+    "were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, see "
+    "https://github.com/pytorch/pytorch/pull/103001"
+)
+GRAD_ASSIGN_DTYPE = (
+    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The gradient must match the "
+    "tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+    "specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and "
+    "its gradient may break downstream systems that assume they match."
+)
+GRAD_ASSIGN_SIZE = ("attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please ensure that the "
+                    "gradient and the tensor are the same size")
+NEGATION_OF_BOOL = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                    "mask, use the `~` or `logical_not()` operator instead.")
+
+# How PyTorch's C++ core spells element types in some messages (the grad setter's).
+CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "uint8": "unsigned char",
+                  "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
+
+
+# -- how messages name things --------------------------------------------------------------------------------------
+def typename(value: Any) -> str:
+    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``."""
+    cls = type(value)
+    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def legacy_name(t: Any) -> str:
+    """A tensor's old-style type name: ``FloatTensor``."""
+    return LEGACY_NAMES[from_numpy(t._array.dtype)]
+
+
+def type_description(array: np.ndarray) -> str:
+    """How PyTorch names a tensor's type and shape in error messages: ``tinygrad_edu.FloatTensor [3]``."""
+    return f"tinygrad_edu.{LEGACY_NAMES[from_numpy(array.dtype)]} [{', '.join(map(str, array.shape))}]"
+
+
+def shape_list(shape: tuple[int, ...]) -> str:
+    return ", ".join(map(str, shape))
+
+
+def hook_name(fn: Callable) -> str:
+    return getattr(fn, "__name__", "<unknown>")  # functools.partial and callable objects have no name
+
+
+_warned: set[str] = set()
+
+
+def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
+    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process)."""
+    if key not in _warned:
+        _warned.add(key)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)

@@ -1,0 +1,184 @@
+"""The switches: whether operations record the graph (``no_grad`` and friends), and the speed tricks.
+
+One flag, ``GradMode.enabled``, decides whether an operation records a node in the backward graph. Every op
+reads it; ``no_grad``, ``enable_grad`` and ``set_grad_enabled`` only flip it and put it back. Each works as a
+context manager (``with no_grad():``) and as a decorator (``@no_grad()``, or ``@no_grad`` without parentheses);
+``set_grad_enabled(False)`` also works as a plain call: it flips the flag as soon as it is made, as PyTorch's does.
+A decorated generator runs each of its steps in the mode, not just the first.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class GradMode:
+    """The global switches autograd reads. (PyTorch keeps them per thread; one thread is all a notebook uses.)"""
+
+    enabled: bool = True  # record the backward graph? (no_grad, enable_grad, set_grad_enabled)
+    inference: bool = False  # inside inference_mode(): tensors made now are inference tensors
+    anomaly: bool = False  # set_detect_anomaly: each node remembers where its forward ran
+    anomaly_check_nan: bool = True  # ... and backward stops at the first node that returns nan
+
+
+class Speed:
+    """The one switch for the speed tricks. Each trick sits in one place, marked ``# speed:``, and does what
+    the plain code next to it does, only faster; with ``Speed.tricks = False`` every one of them is skipped and
+    the results are the same (``tests/test_fast_paths.py`` checks). Read the core with the tricks switched off:
+    they are not the idea."""
+
+    tricks: bool = True
+
+
+def is_grad_enabled() -> bool:
+    """True when operations on tensors that require grad record the backward graph."""
+    return GradMode.enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return GradMode.inference
+
+
+class _GradModeContext:
+    """Base for the helpers: ``__enter__`` sets ``self.mode``, ``__exit__`` restores what was there."""
+
+    mode: bool = True
+
+    def __enter__(self) -> None:
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode
+
+    def __exit__(self, *exc: object) -> None:
+        GradMode.enabled = self._prev
+
+    def __call__(self, fn: F) -> F:
+        """Use as a decorator: the function runs inside a fresh copy of this context."""
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(self.clone, fn)  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.clone():
+                return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    def clone(self) -> _GradModeContext:
+        return type(self)()
+
+
+def _wrap_generator(make_context: Callable[[], _GradModeContext], fn: Callable) -> Callable:
+    """A generator's body runs a piece at a time, between ``yield``s, while the caller does other
+    things in between: so each piece (each send, throw or close) gets the mode, not the whole lifetime."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gen = fn(*args, **kwargs)
+        try:
+            with make_context():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_context():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # thrown into us by the caller: pass it on to fn's generator
+                    with make_context():
+                        response = gen.throw(exc)
+                else:
+                    with make_context():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
+
+
+class _NoParamDecorator(_GradModeContext):
+    """Lets ``@no_grad`` (no parentheses) decorate too: called with a function, return it wrapped."""
+
+    def __new__(cls, orig_func: Callable | None = None) -> Any:
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParamDecorator):  # noqa: N801  (PyTorch's name)
+    """Inside ``with no_grad():`` results never require grad and no graph is recorded.
+
+    Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``).
+    """
+
+    mode = False
+
+
+class enable_grad(_NoParamDecorator):  # noqa: N801
+    """Turns recording back on, e.g. inside a function that is called under ``no_grad``."""
+
+    mode = True
+
+
+class set_grad_enabled(_GradModeContext):  # noqa: N801
+    """``set_grad_enabled(False)`` turns recording off right away (a plain call), and as a context
+    manager restores the previous mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._prev = GradMode.enabled
+        GradMode.enabled = self.mode
+
+    def __enter__(self) -> None:  # the flag was already set in __init__
+        pass
+
+    def __call__(self, fn: F) -> F:
+        GradMode.enabled = self._prev  # decorating must not leave the flag flipped: only fn's calls are affected
+        return super().__call__(fn)
+
+    def clone(self) -> _Fixed:
+        return _Fixed(self.mode)
+
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.mode})"  # (its public module's name)
+
+
+class _Fixed(_GradModeContext):
+    def __init__(self, mode: bool) -> None:
+        self.mode = mode
+
+    def clone(self) -> _Fixed:
+        return _Fixed(self.mode)
+
+
+class inference_mode(_GradModeContext):  # noqa: N801
+    """``no_grad``, stricter: nothing is recorded inside it, and the tensors made inside it are *inference
+    tensors* (``is_inference()``), which autograd refuses afterwards: they cannot be saved for backward, changed
+    in place outside inference mode, or made to require grad, and they have no ``_version``. In exchange PyTorch
+    skips their bookkeeping (here they only carry the mark). Use ``clone()`` to get a normal tensor."""
+
+    def __new__(cls, mode: Any = True) -> Any:
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used as @inference_mode, without parentheses: mode is the function
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = not mode
+        self._inference = bool(mode)
+
+    def __enter__(self) -> None:
+        super().__enter__()
+        self._prev_inference = GradMode.inference
+        GradMode.inference = self._inference
+
+    def __exit__(self, *exc: object) -> None:
+        super().__exit__()
+        GradMode.inference = self._prev_inference
+
+    def clone(self) -> inference_mode:
+        return inference_mode(self._inference)

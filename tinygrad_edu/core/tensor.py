@@ -1,0 +1,457 @@
+"""The Tensor: a numpy array plus the autograd metadata PyTorch keeps for every tensor, and its methods.
+
+What a tensor carries (PyTorch's ``AutogradMeta``, one attribute each):
+
+================ ===========================================================================
+``_array``        the numbers (a ``numpy.ndarray``)
+requires_grad     should autograd compute a gradient for it?
+grad_fn           the Node that made it (``None`` for leaves: tensors the user created)
+_output_nr        which output of ``grad_fn`` it is (0 for single-output ops)
+grad              where backward accumulates the gradient (leaves, and tensors that retain_grad())
+_version          bumped by every in-place change, so stale saved values are caught
+_base             the tensor it is a view of, if any (``is_view``)
+================ ===========================================================================
+
+Its methods are the ops of the derivative table (``derivatives.py``), at the end of this file: each turns its
+arguments into what the op takes (a Python number in ``x * 2`` becomes a tensor) and calls the op's ``apply``.
+Reading order of the core: this file, ``function.py`` (what an op records), ``derivatives.py`` (the ops and their
+derivatives), ``engine.py`` (backward), ``grad_mode.py`` (the switches).
+
+The rest of PyTorch's Tensor (indexing, linear algebra, in-place methods, ...) is the public class
+``tinygrad_edu.Tensor`` (``tinygrad_edu/_tensor.py``), a subclass of this one with those methods in its class
+body, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``. Every op's result is an instance of it.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import _device, _dtype
+from .. import _messages as M
+from .._printing import tensor_repr
+from . import derivatives as D
+from . import engine
+from .function import InferenceCounter, Quiet, RemovableHandle, Tensors, broadcast_shapes, wrap
+from .grad_mode import GradMode, Speed
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as ``tinygrad_edu.Size([2, 2])``."""
+
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.Size({list(self)})"
+
+    __str__ = __repr__
+
+    # Slicing, concatenating and repeating a Size give a Size again (a plain tuple would print differently).
+    def __getitem__(self, key: Any) -> Any:
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to tinygrad_edu.Size")
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> Size:
+        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n: Any) -> Size:
+        repeated = tuple.__mul__(self, n)
+        return repeated if repeated is NotImplemented else Size(repeated)
+
+    __rmul__ = __mul__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+
+class Tensor:
+    """A multi-dimensional array that can record how it was computed, so gradients can flow back.
+
+    Make tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``, ``randn`` ...).
+    """
+
+    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_array", "_base", "_grad", "_hooks", "_output_nr",
+                 "_requires_grad", "_retains_grad", "_version_counter", "grad_fn")
+
+    __array_priority__ = 1000  # numpy must let our operators win in `ndarray * tensor`
+    _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks (rare: no slot)
+    _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
+
+    # -- shape & type ----------------------------------------------------------------------------------------------
+    @property
+    def shape(self) -> Size:
+        return Size(self._array.shape)
+
+    def size(self, dim: int | None = None) -> Size | int:
+        return Size(self._array.shape) if dim is None else self._array.shape[dim]
+
+    def dim(self) -> int:
+        return self._array.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return self._array.size
+
+    def __len__(self) -> int:
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self._array)
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype.from_numpy(self._array.dtype)
+
+    def is_floating_point(self) -> bool:
+        return self._array.dtype.kind == "f"
+
+    @property
+    def device(self) -> _device.device:
+        """Where the numbers live: always ``device(type='cpu')``, numpy's main memory."""
+        return _device.CPU
+
+    # -- autograd metadata -------------------------------------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        # PyTorch's attribute and method word their refusals differently; we keep both texts.
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None and value:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
+        if value and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Turn gradient tracking on or off for a leaf, in place (returns the tensor)."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{type(requires_grad).__name__}")
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(M.NOT_LEAF_REQUIRES_GRAD)
+            return self
+        if requires_grad and self._array.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and type(self._version_counter) is InferenceCounter and not GradMode.inference:
+            raise RuntimeError(M.INFERENCE_REQUIRES_GRAD)
+        self._requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """Leaves are tensors autograd did not make: created by the user, or not requiring grad."""
+        return self.grad_fn is None
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def grad(self) -> Tensor | None:
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(M.NONLEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value: Tensor | None) -> None:
+        """Assigning ``.grad`` by hand: it must be a tensor of this tensor's dtype and shape (or None)."""
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._array.dtype != self._array.dtype:
+                raise RuntimeError(M.GRAD_ASSIGN_DTYPE.format(M.CPP_TYPE_NAMES[value._array.dtype.name],
+                                                              M.legacy_name(self).removesuffix("Tensor")))
+            if value._array.shape != self._array.shape:
+                raise RuntimeError(M.GRAD_ASSIGN_SIZE.format(list(value._array.shape), list(self._array.shape)))
+        self._grad = value
+
+    @grad.deleter
+    def grad(self) -> None:
+        self._grad = None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def _version(self) -> int:
+        """How many in-place changes this tensor's storage has seen (shared with its views and detach())."""
+        if type(self._version_counter) is InferenceCounter:
+            raise RuntimeError(M.INFERENCE_VERSION)
+        return self._version_counter[0]
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside ``inference_mode()`` (or is a view of one that was)."""
+        return type(self._version_counter) is InferenceCounter
+
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
+        return self._base is not None
+
+    def detach(self) -> Tensor:
+        """A new leaf sharing this tensor's storage (and its version counter), with no history."""
+        out = wrap(self._array)
+        out._version_counter = self._version_counter
+        return out
+
+    def retain_grad(self) -> None:
+        """Ask backward to store this non-leaf tensor's gradient in ``.grad`` too."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return  # leaves keep their .grad anyway
+        self._retains_grad = True
+        ref = weakref.ref(self)  # the graph must not keep the tensor alive (and must not form a cycle)
+        self.grad_fn._add_retain_grad(self._output_nr, ref)
+
+    def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating
+            if self._hooks is None:
+                self._hooks = []
+            return RemovableHandle.add(self._hooks, hook)
+        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+
+    def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
+                 create_graph: bool = False, inputs: Sequence[Tensor] | Tensor | None = None) -> None:
+        """Compute the gradient of this tensor with respect to the graph's leaves, into their ``.grad``.
+
+        ``gradient`` is d(something)/d(self): required (same shape as self) unless self is a scalar, in which case
+        it is 1. The graph is freed afterwards unless ``retain_graph=True``; ``create_graph=True`` records the
+        backward pass itself, for higher-order derivatives."""
+        engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    # -- conversion --------------------------------------------------------------------------------------------------
+    def item(self) -> int | float | bool:
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
+        return self._array.item()
+
+    def tolist(self) -> Any:
+        return self._array.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numbers as a numpy array that shares memory with this tensor."""
+        if self._requires_grad and not force:
+            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return self._array if dtype is None else self._array.astype(dtype)
+
+    def __float__(self) -> float:
+        if self._requires_grad:
+            M.warn_once("float", M.FLOAT_REQUIRES_GRAD)
+        return float(self._number())
+
+    def __int__(self) -> int:
+        return int(self._number())
+
+    def _number(self) -> int | float | bool:
+        """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.item()
+
+    def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.item())
+
+    __hash__ = object.__hash__  # by identity, as in PyTorch (== is element-wise, so it cannot be by value)
+
+    def __repr__(self) -> str:
+        # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
+        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
+        return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad)
+
+    # -- the ops of the derivative table ------------------------------------------------------------------------------
+    def __add__(self, other: Any, *, alpha: float = 1) -> Tensor:
+        return _binary(D.Add, self, other, alpha, np.add)
+
+    def __sub__(self, other: Any, *, alpha: float = 1) -> Tensor:
+        return _binary(D.Sub, self, other, alpha, np.subtract)
+
+    def __mul__(self, other: Any) -> Tensor:
+        return _binary(D.Mul, self, other, 1, np.multiply)
+
+    def __truediv__(self, other: Any) -> Tensor:
+        return _binary(D.Div, self, other, 1, np.true_divide)
+
+    add, sub, mul, div = __add__, __sub__, __mul__, __truediv__
+    __radd__, __rmul__ = __add__, __mul__
+    subtract, multiply, divide, true_divide = sub, mul, div, div
+
+    def __rsub__(self, other: Any) -> Tensor:
+        if isinstance(other, Tensor):
+            return other - self
+        return D.Rsub.apply(self if _dtype.number_dtype(other, self._array.dtype) == self._array.dtype
+                            else self.to(_dtype.float32), other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
+
+    def __pow__(self, exponent: Any) -> Tensor:
+        if isinstance(exponent, Tensor):
+            return _binary(D.PowTensor, self, exponent)
+        return D.Pow.apply(self, exponent)
+
+    pow = __pow__
+
+    def __rpow__(self, base: Any) -> Tensor:
+        # The result takes the exponent's dtype unless the base is of a higher kind: 2 ** int64 is int64, 2.5 **
+        # int64 is float32, and 2 ** bool is int64 (a bool cannot hold powers).
+        target = _dtype.number_dtype(base, self._array.dtype)
+        target = np.dtype(np.int64) if target.kind == "b" else target
+        return D.RPow.apply(base, self if target == self._array.dtype else self.to(target))
+
+    def __neg__(self) -> Tensor:
+        return D.Neg.apply(self)
+
+    neg = negative = __neg__
+
+    def __pos__(self) -> Tensor:
+        return self
+
+    def square(self) -> Tensor:
+        return D.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
+
+    def clamp(self, min: float | None = None, max: float | None = None) -> Tensor:
+        return D.Clamp.apply(self, min, max)
+
+    clip = clamp
+
+    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
+        x = self if dtype is None else self.to(dtype)
+        return D.Sum.apply(x) if dim is None else D.SumDim.apply(x, _dims(dim, x._array.ndim), keepdim)
+
+    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
+        return D.Mean.apply(self) if dim is None else D.MeanDim.apply(self, _dims(dim, self._array.ndim), keepdim)
+
+    def view(self, *shape: Any) -> Tensor:
+        return D.View.apply(self, _shape_arg(shape))
+
+    def reshape(self, *shape: Any) -> Tensor:
+        """A view when the memory layout allows it, otherwise a copy, recorded as PyTorch records them: ViewBackward0
+        (contiguous input), ReshapeAliasBackward0 (strides still allow a view), or a contiguous copy (CloneBackward0)
+        then UnsafeViewBackward0."""
+        shape = _shape_arg(shape)
+        a = self._array
+        if a.flags.c_contiguous or a.size <= 1:
+            return D.View.apply(self, shape)
+        if D.reshaped_view(a, D.infer_shape(shape, a.size)) is not None:
+            return D.ReshapeAlias.apply(self, shape)
+        return D.UnsafeView.apply(D.Clone.apply(self), shape)
+
+    def expand(self, *sizes: Any) -> Tensor:
+        return D.Expand.apply(self, _shape_arg(sizes))
+
+    def clone(self) -> Tensor:
+        return D.Clone.apply(self)
+
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Tensor:
+        """Convert to a dtype (``x.to(tinygrad_edu.float64)``); devices other than "cpu" are not supported."""
+        for a in (*args, device):
+            if isinstance(a, (_dtype.dtype, np.dtype)):  # np.dtype: what the library's own code passes
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
+                raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
+        np_dtype = None if dtype is None else dtype.np if isinstance(dtype, _dtype.dtype) else np.dtype(dtype)
+        return self if np_dtype is None or np_dtype == self._array.dtype else D.ToCopy.apply(self, np_dtype)
+
+
+# The one-argument ops of the table, each a method (``x.exp()``) and a function (``tinygrad_edu.exp(x)``).
+UNARY = {"exp": D.Exp, "expm1": D.Expm1, "exp2": D.Exp2, "log": D.Log, "log1p": D.Log1p, "log2": D.Log2,
+         "log10": D.Log10, "sqrt": D.Sqrt, "rsqrt": D.Rsqrt, "reciprocal": D.Reciprocal, "sin": D.Sin, "cos": D.Cos,
+         "tan": D.Tan, "asin": D.Asin, "acos": D.Acos, "atan": D.Atan, "sinh": D.Sinh, "cosh": D.Cosh,
+         "deg2rad": D.Deg2rad, "rad2deg": D.Rad2deg, "tanh": D.Tanh, "sigmoid": D.Sigmoid, "relu": D.Relu,
+         "abs": D.Abs, "sign": D.Sign}
+
+
+def _unary(op: type) -> Callable[[Tensor], Tensor]:
+    def method(self: Tensor) -> Tensor:
+        return op.apply(self)
+
+    return method
+
+
+for _name, _op in UNARY.items():
+    setattr(Tensor, _name, _unary(_op))
+Tensor.__abs__ = Tensor.abs  # type: ignore[attr-defined]
+Tensor.arcsin, Tensor.arccos, Tensor.arctan = Tensor.asin, Tensor.acos, Tensor.atan  # type: ignore[attr-defined]
+Tensors.cls = Tensor  # the class results are made of, until the public tinygrad_edu.Tensor registers itself
+
+
+def function(name: str) -> Callable[..., Any]:
+    """The function form of a method: ``tinygrad_edu.exp(x)`` is ``x.exp()``."""
+    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
+    return fn
+
+
+def _binary(op: type, x: Tensor, other: Any, alpha: float = 1, ufunc: np.ufunc | None = None) -> Tensor:
+    """``x (op) other``: a number becomes a tensor first (``x * 2`` has two inputs, the 2 needing no gradient), and
+    two tensors must broadcast together."""
+    if isinstance(other, Tensor) and other._array.shape == x._array.shape:
+        a, b = x._array, other._array
+        if Speed.tricks and Quiet.on and not GradMode.enabled and ufunc is not None and alpha == 1 and \
+                a.dtype == b.dtype and a.dtype.kind == "f":
+            return wrap(ufunc(a, b))  # speed: inside a backward pass, nothing to record or promote: numpy's ufunc
+    else:
+        other = _as_tensor(other)
+        if other._array.shape != x._array.shape:
+            broadcast_shapes(x._array.shape, other._array.shape)  # PyTorch's error if they do not broadcast
+    return op.apply(x, other, alpha) if alpha != 1 else op.apply(x, other)
+
+
+def _as_tensor(v: Any) -> Tensor:
+    """``v`` as a tensor for an operation. A Python number becomes a *wrapped number*, as in PyTorch: a 0-d tensor
+    of the number's own type (``tensor(2)``, int64, is what ``x * 2`` saves), which takes part in type promotion
+    only if it is of a higher kind."""
+    if isinstance(v, Tensor):
+        return v
+    if isinstance(v, np.ndarray):
+        return wrap(v)
+    if not isinstance(v, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"unsupported operand type: Tensor and '{type(v).__name__}'")
+    wrapped = wrap(np.asarray(v, dtype=_dtype.wrapped_number_dtype(v)))
+    wrapped._wrapped_number = True
+    return wrapped
+
+
+def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return tuple(sorted(D.wrap_dim(d, ndim) for d in dims))
+
+
+def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:
+    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+

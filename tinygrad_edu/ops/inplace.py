@@ -1,0 +1,233 @@
+"""In-place operations (``add_``, ``x[0] = v``, ``zero_`` ...): the op computed out of place, written back.
+
+``inplace(x, op, *args)`` runs ``op(x, *args)`` and stores the result in x's own storage, bumping its version (so
+a saved copy of the old value is caught if backward needs it). When autograd is recording, x's history then ends
+in the op's node, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from .. import _dtype
+from ..core.function import Function, InferenceCounter, broadcast_shapes, sum_to_shape, wrap
+from ..core.grad_mode import GradMode
+from ..core.tensor import Tensor, _as_tensor
+from .shape import Index, _to_numpy_key
+
+_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+_VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def _partial_overlap(out: np.ndarray, a: np.ndarray) -> bool:
+    """Whether ``a`` shares some, but not exactly all, of ``out``'s memory (``y.sub_(y[0, 0])``): writing the
+    result element by element would then read values already overwritten. (``y.add_(y)`` is fine.)"""
+    if not np.may_share_memory(out, a):  # cheap: do the memory ranges overlap at all?
+        return False
+    same = (out.__array_interface__["data"][0] == a.__array_interface__["data"][0] and out.shape == a.shape
+            and out.strides == a.strides)
+    return not same and np.shares_memory(out, a)
+
+
+def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
+    """Do ``op(self, *args)`` and store the result in ``self``'s own storage.
+
+    When autograd is recording, ``op`` runs on a snapshot of self's old value (so values it saves are
+    not overwritten), and ``self`` takes over the result's ``grad_fn``: its history now ends in this op.
+    """
+    if type(self._version_counter) is InferenceCounter:
+        InferenceCounter.check_inplace()
+    for a in args:
+        if isinstance(a, Tensor) and _partial_overlap(self._array, a._array):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                               "refer to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
+    recording = GradMode.enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad
+                                                                 for a in args))
+    if recording:
+        if self.grad_fn is None and self._requires_grad:
+            raise RuntimeError(_LEAF_INPLACE)
+        base = self._base
+        if base is not None:
+            refusal = getattr(self, "_inplace_error", None)  # a view whose maker forbids in-place changes (nn.hooks)
+            if refusal is not None:
+                raise RuntimeError(refusal)
+            if base.grad_fn is None and base._requires_grad:
+                raise RuntimeError(_VIEW_LEAF_INPLACE)
+            raise RuntimeError("tinygrad_edu does not record in-place operations on views (PyTorch rewrites the "
+                               "base tensor's history for them). Use the out-of-place form (y = y * 2 rather than "
+                               "y[0].mul_(2)), or clone() the view first.")
+        src = wrap(self._array.copy(), self.grad_fn, self._output_nr)
+        src._requires_grad = self._requires_grad
+    else:
+        src = self
+    result = op(src, *args)
+    out = self._array
+    if result._array.dtype != out.dtype and not np.can_cast(result._array.dtype, out.dtype, "same_kind"):
+        names = [_dtype.LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (result, self)]  # "Float", "Long"
+        raise RuntimeError(f"result type {names[0]} can't be cast to the desired output type {names[1]}")
+    if result._array.shape != out.shape and np.broadcast_shapes(result._array.shape, out.shape) != out.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, result._array.shape))}]")
+    if not out.flags.writeable:
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    np.copyto(out, result._array, casting="unsafe")
+    self._version_counter[0] += 1
+    if recording and result.grad_fn is not None:
+        self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
+    return self
+
+
+UNARY_INPLACE = ("abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
+                  "square")
+
+
+def inplace_method(op: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    def method(self: Tensor, *args: Any, **kwargs: Any) -> Tensor:
+        return inplace(self, lambda s, *a: op(s, *a, **kwargs), *args)
+
+    return method
+
+
+class Zero(Function):
+    """``x.zero_()``: the old values are gone, so no gradient reaches them (dx = 0)."""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        return np.zeros_like(x._array)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        return wrap(np.zeros_like(g._array))  # a constant zero, with no history even under create_graph
+
+
+class Fill(Function):
+    """``x.fill_(v)`` with a number v: dx = 0."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Any) -> np.ndarray:
+        return np.full_like(x._array, value)  # converted to x's dtype: an int64 tensor filled with 2.7 holds 2
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return wrap(np.zeros_like(g._array)), None
+
+
+class FillTensor(Function):
+    """``x.fill_(v)`` with a 0-d tensor v: dx = 0, and dv = sum(g) (v went into every element)."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Tensor) -> np.ndarray:
+        if value._array.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value._array.ndim} dimensions.")
+        ctx.value_dtype = value._array.dtype
+        return np.full_like(x._array, value._array)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dv = g.sum() if ctx.needs_input_grad[1] else None
+        return wrap(np.zeros_like(g._array)), None if dv is None else dv.to(ctx.value_dtype)
+
+
+class Copy(Function):
+    """``x.copy_(src)``: x's old values are overwritten (dx = 0); src, broadcast to x's shape, gets
+    dsrc = sum_to_shape(g, src.shape). (A src of another dtype is converted first, by its own node.)"""
+
+    node_name = "CopyBackwards"  # PyTorch's name for this node has no "0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, src: Tensor) -> np.ndarray:
+        ctx.src_shape = src._array.shape
+        return np.broadcast_to(src._array, x._array.shape).astype(x._array.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dsrc = sum_to_shape(g, ctx.src_shape) if ctx.needs_input_grad[1] else None
+        return wrap(np.zeros_like(g._array)), dsrc
+
+
+def zero_(self: Tensor) -> Tensor:
+    return inplace(self, Zero.apply)
+
+
+def fill_(self: Tensor, value: Any) -> Tensor:
+    if isinstance(value, Tensor):
+        return inplace(self, FillTensor.apply, value)
+    if not isinstance(value, (int, float, bool, np.number, np.bool_)):
+        raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), but "
+                        f"expected one of:\n * (Tensor value)\n      didn't match because some of the arguments "
+                        f"have invalid types: (!{type(value).__name__}!)\n * (Number value)\n      didn't match "
+                        f"because some of the arguments have invalid types: (!{type(value).__name__}!)\n")
+    return inplace(self, Fill.apply, value)
+
+
+def copy_(self: Tensor, src: Any) -> Tensor:
+    src = _as_tensor(src)
+    target = broadcast_shapes(self._array.shape, src._array.shape)
+    if target != self._array.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, self._array.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, target))}]")
+    return inplace(self, lambda s, v: Copy.apply(s, v.to(s.dtype)), src)
+
+
+class CopySlices(Function):
+    """``x[key] = value``: the gradient reaches x everywhere except at key, and value through key."""
+
+    node_name = "CopySlices"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, value: Tensor, key: Any) -> np.ndarray:
+        out = x._array.copy()
+        out[key] = value._array
+        ctx.key, ctx.value_shape, ctx.shape = key, value._array.shape, out.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        mask = np.ones(ctx.shape, dtype=g._array.dtype)
+        mask[ctx.key] = 0
+        dx = g * wrap(mask) if ctx.needs_input_grad[0] else None
+        dv = sum_to_shape(Index.apply(g, ctx.key), ctx.value_shape) if ctx.needs_input_grad[1] else None
+        return dx, dv, None
+
+
+# PyTorch writes these two nodes by hand in C++: name() gives the C++ name (as for AccumulateGrad), while a
+# tensor's repr shows the class name: grad_fn=<CopyBackwards>.
+Copy._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
+CopySlices._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopySlices"
+
+
+def _is_view_key(key: Any) -> bool:
+    """Whether ``x[key]`` is a proper view of x: basic indexing (ints, slices) that selects a part of it."""
+    keys = key if isinstance(key, tuple) else (key,)
+    basic = all(isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis for k in keys)
+    return basic and any(isinstance(k, (int, np.integer)) or (isinstance(k, slice) and k != slice(None))
+                         for k in keys)
+
+
+def setitem(self: Tensor, key: Any, value: Any) -> None:
+    value = _as_tensor(value)
+    nkey = tuple(_to_numpy_key(k) for k in key) if isinstance(key, tuple) else _to_numpy_key(key)
+    if GradMode.enabled and self._requires_grad and self.grad_fn is None and _is_view_key(nkey):
+        raise RuntimeError(_VIEW_LEAF_INPLACE)  # PyTorch writes x[0] = v as x[0].copy_(v): through a view
+    if GradMode.enabled and (self._requires_grad or value._requires_grad):
+        inplace(self, lambda s, v: CopySlices.apply(s, v, nkey), value)
+        return
+    if type(self._version_counter) is InferenceCounter:
+        InferenceCounter.check_inplace()
+    try:
+        self._array[nkey] = value._array
+    except ValueError as e:
+        raise RuntimeError(str(e)) from None
+    self._version_counter[0] += 1
