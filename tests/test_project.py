@@ -83,7 +83,8 @@ def test_ruff_clean() -> None:
 # function alike: beside the core, the core (which knows nothing of what is built on it), the ops that need a class
 # and autograd's public modules, the public Tensor, nn and optim, and what learners and instructors use.
 LAYERS = [
-    {"_dtype", "_printing", "_device", "_messages", "_legacy"},  # beside the core: read last, or never
+    # beside the core: read last, or never
+    {"_dtype", "_printing", "_device", "_messages", "_legacy", "_checks", "_decorators"},
     {"core"},
     {"ops", "autograd", "_creation"},
     {"_tensor", "_functions", "_serialization"},

@@ -276,3 +276,37 @@ def tensor_repr(
     elif requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as ``tinygrad_edu.Size([2, 2])``."""
+
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.Size({list(self)})"
+
+    __str__ = __repr__
+
+    # Slicing, concatenating and repeating a Size give a Size again (a plain tuple would print differently).
+    def __getitem__(self, key: Any) -> Any:
+        item = tuple.__getitem__(self, key)
+        return Size(item) if isinstance(key, slice) else item
+
+    def __add__(self, other: Any) -> Size:
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to tinygrad_edu.Size")
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other: Any) -> Size:
+        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, n: Any) -> Size:
+        repeated = tuple.__mul__(self, n)
+        return repeated if repeated is NotImplemented else Size(repeated)
+
+    __rmul__ = __mul__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n

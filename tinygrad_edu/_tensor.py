@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _creation, _dtype
+from . import _creation, _device, _dtype
 from . import _messages as M
+from ._printing import Size
 from .core import tensor as _core
 from .core.function import RemovableHandle, Tensors, wrap
-from .core.tensor import Size
 from .ops import elementwise as ew
 from .ops import inplace, linalg, reduce, selection, shape
 from .ops.inplace import inplace_method
@@ -49,8 +49,70 @@ class Tensor(_core.Tensor):
             return
         _init(self, _constructor_array(args))
 
+    # -- shape, type and where the numbers are ---------------------------------------------------------------------
+    def size(self, dim: int | None = None) -> Size | int:
+        return Size(self._array.shape) if dim is None else self._array.shape[dim]
+
+    def dim(self) -> int:
+        return self._array.ndim
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return self._array.size
+
+    def __len__(self) -> int:
+        if self._array.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self._array)
+
+    def is_floating_point(self) -> bool:
+        return self._array.dtype.kind == "f"
+
+    @property
+    def device(self) -> _device.device:
+        """Where the numbers live: always ``device(type='cpu')``, numpy's main memory."""
+        return _device.CPU
+
+    # -- conversion to Python and numpy ----------------------------------------------------------------------------
+    def item(self) -> int | float | bool:
+        if self._array.size != 1:
+            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
+        return self._array.item()
+
+    def tolist(self) -> Any:
+        return self._array.tolist()
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The numbers as a numpy array that shares memory with this tensor."""
+        if self._requires_grad and not force:
+            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
+        return self._array
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        return self._array if dtype is None else self._array.astype(dtype)
+
+    def __float__(self) -> float:
+        if self._requires_grad:
+            M.warn_once("float", M.FLOAT_REQUIRES_GRAD)
+        return float(self._number())
+
+    def __int__(self) -> int:
+        return int(self._number())
+
+    def _number(self) -> int | float | bool:
+        """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
+        if self._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._array.item()
+
+    def __bool__(self) -> bool:
+        if self._array.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._array.item())
+
     # -- more of a tensor's metadata -------------------------------------------------------------------------------
-    nelement = _core.Tensor.numel
+    nelement = numel
 
     @property
     def is_cpu(self) -> bool:

@@ -20,7 +20,7 @@ with only ``w`` requiring grad saves ``x`` and not ``w``.
 
 * **broadcasting**, undone: a gradient with the broadcast shape of the output is summed down to its input's
   shape (``sum_to_shape``, function.py);
-* **dtypes**: ``promote=True`` ops compute two inputs of different dtypes in the common one (``int64 * float32``
+* **dtypes**: ``broadcast=True`` ops compute two inputs of different dtypes in the common one (``int64 * float32``
   in float32), ``floating=True`` ops compute integers as float32; each input gets its gradient in its own dtype.
 
 Each entry has room for its forward-mode rule (``jvp=``), the derivative in the other direction: a later part of
@@ -33,95 +33,107 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
+from .. import _checks as C
 from .. import _messages as M
-from .._dtype import LEGACY_NAMES, binary_result_type, from_numpy
+from .._dtype import binary_result_type
 from .function import Function, Tensors, broadcast_shapes, quietly, sum_to_shape, wrap
 
 # The entries, in the order of this file: what docs and lessons list (``table()``).
 TABLE: list[type[Function]] = []
 
 
-def derivative(node: str, forward: Callable[..., Any], *, promote: bool = False, floating: bool = False,
-               view: bool = False, saved: tuple[str, ...] = (), jvp: Callable | None = None,
+def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = False, floating: bool = False,
+               view: bool = False, silent: bool = False, saved: tuple[str, ...] = (), jvp: Callable | None = None,
                **formulas: Callable[..., Any]) -> type[Function]:
-    """Make the Function of one entry (see the module docstring). ``saved``: the number arguments the node shows
-    as ``_saved_<name>``, as PyTorch's does; ``view``: the output shares the first input's memory."""
+    """Make the Function of one entry (see the module docstring).
+
+    ``broadcast``: a binary op whose inputs broadcast and promote together (summed back and converted here);
+    ``floating``: integers compute as float32; ``view``: the output shares the first input's memory; ``silent``:
+    the forward never meets a floating-point exception (so it skips numpy's error state); ``saved``: the number
+    arguments the node shows as ``_saved_<name>``, as PyTorch's does; ``jvp``: the forward-mode rule."""
     params = inspect.signature(forward).parameters
-    args = tuple(params)
-    defaults = tuple(None if p.default is p.empty else p.default for p in params.values())
+    args, defaults = tuple(params), tuple(None if p.default is p.empty else p.default for p in params.values())
     grads = tuple(formulas.get(a) for a in args)  # None: no gradient for that argument (a dim, a number ...)
     uses = [tuple(inspect.signature(f).parameters) if f else () for f in grads]
     named = [n for u in uses for n in u]
     saved_names = tuple(n for n in (*args, "result") if n in named and (n in formulas or n == "result"))
     kept = tuple(dict.fromkeys(n for n in named if n != "grad" and n not in saved_names))
     where = {n: i for i, n in enumerate(("grad", *saved_names, *kept))}  # a formula's arguments, by name
-    reads = [tuple(where[n] for n in u) for u in uses]
+    reads = tuple(tuple(where[n] for n in u) for u in uses)
     at = {n: i for i, n in enumerate(args)}
     saved_at = tuple(at.get(n, -1) for n in saved_names)  # (-1: the result)
-    kept_at = tuple((at[n], False) if n in at else (at[n.removesuffix("_shape")], True) for n in kept)
+    kept_at = tuple((at[n], "") if n in at else (at[n.rsplit("_", 1)[0]], n.rsplit("_", 1)[1]) for n in kept)
     plans: dict[tuple[bool, ...], tuple] = {}
 
     def plan(needs: tuple[bool, ...]) -> tuple:
-        """What to save when these inputs need a gradient: the saved names their formulas name, in the order
-        they name them (the order saved-tensor hooks see them in, PyTorch's)."""
-        wanted = dict.fromkeys(n for u, need in zip(uses, needs) if need for n in u if n in saved_names)
-        return tuple(saved_names.index(n) for n in wanted), "result" in wanted
+        """What to save when these inputs need a gradient: what their formulas name, in the order they name it
+        (the order saved-tensor hooks see them in, PyTorch's). Returns that order, and for each saved name where it
+        comes from in ``(None, result, *inputs)``."""
+        wanted = [saved_names.index(n) for n in dict.fromkeys(n for u, need in zip(uses, needs) if need for n in u)
+                  if n in saved_names]
+        where = [0 if i not in wanted else 1 if saved_at[i] < 0 else 2 + saved_at[i] for i in range(len(saved_names))]
+        return tuple(wanted), itemgetter(*where, 0), 1 in where  # (a trailing 0: itemgetter always gives a tuple)
 
     def run_forward(ctx: Any, *values: Any) -> Any:
-        T = Tensors.cls  # noqa: N806
-        if len(values) < len(args):
-            values += defaults[len(values):]
-        arrays = [v._array if isinstance(v, T) else v for v in values]
-        if promote and arrays[0].dtype != arrays[1].dtype:  # int64 * float32 computes in float32
-            dt = binary_result_type(values[0], values[1])
-            arrays[0], arrays[1] = arrays[0].astype(dt, copy=False), arrays[1].astype(dt, copy=False)
-        elif floating and arrays[0].dtype.kind != "f":
-            arrays[0] = arrays[0].astype(np.float32)
-        out = forward(*arrays)
+        if len(values) == 1:  # (the usual case, one tensor: no list to build)
+            a = values[0]._array
+            out = forward(a if not floating or a.dtype.kind == "f" else a.astype(np.float32))
+        else:
+            if len(values) < len(args):
+                values += defaults[len(values):]
+            arrays = [v._array if isinstance(v, Tensors.cls) else v for v in values]
+            if broadcast and arrays[0].dtype != arrays[1].dtype:  # int64 * float32 computes in float32
+                dt = binary_result_type(values[0], values[1])
+                arrays[0], arrays[1] = arrays[0].astype(dt, copy=False), arrays[1].astype(dt, copy=False)
+            elif floating and arrays[0].dtype.kind != "f":
+                arrays[0] = arrays[0].astype(np.float32)
+            out = forward(*arrays)
         if ctx._seq < 0:  # not recorded (no_grad, or inside backward): nothing to keep
             return out
-        needs = ctx.needs_input_grad
-        order, keeps_result = plans.get(needs) or plans.setdefault(needs, plan(needs))
-        if keeps_result:
-            out = wrap(out)
         if saved_names:
-            to_save = [None] * len(saved_names)
-            for i in order:
-                to_save[i] = out if saved_at[i] < 0 else values[saved_at[i]]
-            ctx.save_for_backward(*to_save)
-            ctx._pack_order = order
-        if kept:
-            ctx._kept = tuple(values[i]._array.shape if shape else values[i] for i, shape in kept_at)
+            ctx._pack_order, take, keeps_result = plans.get(ctx.needs_input_grad) or plans.setdefault(
+                ctx.needs_input_grad, plan(ctx.needs_input_grad))
+            if keeps_result:
+                out = wrap(out)
+            ctx._to_save = take((None, out, *values))[:-1]
+        if kept:  # a number argument, or an input's shape or dtype ("self_shape")
+            ctx._kept = tuple([getattr(values[i]._array, part) if part else values[i] for i, part in kept_at])
         for n in saved:
             setattr(ctx, "_saved_" + n, values[at[n]])
-        ctx._meta = tuple((v._array.shape, v._array.dtype) if isinstance(v, T) else None for v in values)
+        if broadcast and (values[0]._array.shape != values[1]._array.shape or arrays[0] is not values[0]._array
+                          or arrays[1] is not values[1]._array):  # broadcast or promoted: undone in backward
+            ctx._meta = tuple((v._array.shape, v._array.dtype) for v in values[:2])
         return out
 
     def run_backward(ctx: Any, grad: Any) -> tuple:
         values = (grad, *ctx.saved_tensors, *ctx._kept) if saved_names else (grad, *ctx._kept)
-        out: list[Any] = []
-        for f, r, need, meta in zip(grads, reads, ctx.needs_input_grad, ctx._meta):
-            if f is None or not need:
-                out.append(None)
-                continue
-            g = f(*[values[i] for i in r])
-            shape, dtype = meta
-            if g._array.shape != shape:  # broadcast in the forward: undone here, once for every op
-                g = sum_to_shape(g, shape)
-            out.append(g if g._array.dtype == dtype else g.to(dtype))
+        if len(grads) == 1:  # one input, which needs its gradient (or there would be no node)
+            return (grads[0](*[values[i] for i in reads[0]]),)
+        out = [f(*[values[i] for i in r]) if f is not None and need else None
+               for f, r, need in zip(grads, reads, ctx.needs_input_grad)]
+        if ctx._meta is not None:  # the inputs were broadcast or promoted: each gradient back to its input's
+            out[:2] = [None if g is None else _as_input(g, *meta) for g, meta in zip(out, ctx._meta)]  # shape, dtype
         return tuple(out)
 
     name = node.removesuffix("Backward0").removesuffix("Backward1").removesuffix("Backward2")
-    fn = type(name, (Function,), {"node_name": node, "saved_names": saved_names, "is_view": view,
+    fn = type(name, (Function,), {"node_name": node, "saved_names": saved_names, "is_view": view, "silent": silent,
                                   "forward": staticmethod(run_forward), "backward": staticmethod(run_backward),
                                   "formulas": formulas, "jvp": jvp, "__module__": __name__})
-    fn._backward_cls._kept = ()
+    fn._backward_cls._kept, fn._backward_cls._meta = (), None
     TABLE.append(fn)
     return fn
+
+
+def _as_input(g: Any, shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    """A gradient made an input's: summed back down to its shape (it was broadcast), in its dtype."""
+    if g._array.shape != shape:
+        g = sum_to_shape(g, shape)
+    return g if g._array.dtype == dtype else g.to(dtype)
 
 
 def zeros(grad: Any) -> Any:
@@ -140,13 +152,6 @@ def zero_where(mask: np.ndarray, t: Any) -> Any:
 def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[int, ...]:
     """The shape of a reduction's result with keepdim=True: the reduced dimensions (all, for None) become 1."""
     return tuple(1 if dims is None or i in dims else n for i, n in enumerate(shape))
-
-
-def _float_only(a: np.ndarray, name: str) -> np.ndarray:
-    if a.dtype.kind != "f":
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {LEGACY_NAMES[from_numpy(a.dtype)].removesuffix('Tensor')}")
-    return a
 
 
 LN2, LN10, PI_180 = 0.6931471805599453, 2.302585092994046, 0.017453292519943295  # ln 2, ln 10, pi / 180
@@ -253,61 +258,19 @@ def _reduced(shape: tuple[int, ...], dim: tuple[int, ...]) -> int:
     return math.prod(shape[d] for d in dim)
 
 
-def wrap_dim(d: int, ndim: int) -> int:
-    """A dim counted from the end (-1 is the last) counted from the start, checked with PyTorch's message."""
-    n = max(ndim, 1)
-    if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    return d % n
-
-
-def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
-    """``shape`` with its -1 (if any) worked out from the number of elements."""
-    if shape.count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = math.prod(s for s in shape if s != -1)
-    if (-1 in shape and (known == 0 or numel % known)) or (-1 not in shape and known != numel):
-        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
-    return tuple(numel // known if s == -1 else s for s in shape)
-
-
-def reshaped_view(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
-    """``a`` seen with a new shape, sharing its memory; None when its layout needs a copy for that."""
-    try:
-        return np.reshape(a, shape, copy=False)  # numpy refuses (rather than copying) when the layout does not allow
-    except ValueError:
-        return None
-
-
 def _view(self: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    out = reshaped_view(self, infer_shape(shape, self.size))
-    if out is None:
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
-                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
-    return out
+    try:
+        return np.reshape(self, shape, copy=False)  # numpy refuses (rather than copying) when the layout does not allow
+    except ValueError:
+        C.infer_shape(shape, self.size)  # (a shape of the wrong size: PyTorch's message)
+        raise RuntimeError(C.VIEW_STRIDES) from None
 
 
 def _expand(self: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    lead = len(shape) - self.ndim
-    if lead < 0:
-        name = LEGACY_NAMES[from_numpy(self.dtype)]
-        raise RuntimeError(f"expand(tinygrad_edu.{name}{{[{M.shape_list(self.shape)}]}}, "
-                           f"size=[{M.shape_list(shape)}]): the number of sizes provided ({len(shape)}) must be "
-                           f"greater or equal to the number of dimensions in the tensor ({self.ndim})")
-    target = tuple(self.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-    check_expand(self.shape, target, shape)
-    return np.broadcast_to(self, target)
-
-
-def check_expand(shape: tuple[int, ...], target: tuple[int, ...], asked: tuple[int, ...] | None = None) -> None:
-    """Can a tensor of ``shape`` be expanded (broadcast) to ``target``? PyTorch's message if not."""
-    lead = len(target) - len(shape)
-    for i in reversed(range(len(shape))):  # PyTorch checks from the last dimension, and reports the first misfit
-        if shape[i] != 1 and shape[i] != target[lead + i]:
-            raise RuntimeError(f"The expanded size of the tensor ({target[lead + i]}) must match the existing size "
-                               f"({shape[i]}) at non-singleton dimension {lead + i}.  Target sizes: "
-                               f"[{M.shape_list(target if asked is None else asked)}].  Tensor sizes: "
-                               f"[{M.shape_list(shape)}]")
+    try:
+        return np.broadcast_to(self, shape)
+    except ValueError:  # a -1 (keep that size), or sizes that do not fit: PyTorch's message
+        return np.broadcast_to(self, C.expanded_shape(self, shape))
 
 
 def _sum_dtype(a: np.ndarray) -> Any:
@@ -327,23 +290,23 @@ def _sigmoid_backward(grad_output: np.ndarray, output: np.ndarray) -> np.ndarray
 # -- arithmetic --------------------------------------------------------------------------------------------------------
 Add = derivative("AddBackward0", lambda self, other, alpha=1: self + (other if alpha == 1 else alpha * other),
                  self=lambda grad: grad,
-                 other=lambda grad, alpha: grad if alpha == 1 else grad * alpha, promote=True)
+                 other=lambda grad, alpha: grad if alpha == 1 else grad * alpha, broadcast=True)
 Sub = derivative("SubBackward0", lambda self, other, alpha=1: self - (other if alpha == 1 else alpha * other),
                  self=lambda grad: grad,
-                 other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha, promote=True)
+                 other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha, broadcast=True)
 Rsub = derivative("RsubBackward1", lambda self, other: (other - self).astype(self.dtype, copy=False),  # c - x
                   self=lambda grad: -grad)
 Mul = derivative("MulBackward0", lambda self, other: self * other,
                  self=lambda grad, other: grad * other,
-                 other=lambda grad, self: grad * self, promote=True)
+                 other=lambda grad, self: grad * self, broadcast=True)
 MulScalar = derivative("MulBackward1", lambda self, other: self * self.dtype.type(other),  # x * c in C++ formulas
                        self=lambda grad, other: MulScalar.apply(grad, other), saved=("other",))
 DivScalar = derivative("DivBackward1", lambda self, other: np.asarray(self / other, dtype=self.dtype),  # x / c in C++
                        self=lambda grad, other: grad / other, saved=("other",))
 Div = derivative("DivBackward0", _div,
                  self=lambda grad, other: grad / other,
-                 other=lambda grad, self, other: -grad * ((self / other) / other), promote=True)
-Neg = derivative("NegBackward0", _neg, self=lambda grad: -grad)
+                 other=lambda grad, self, other: -grad * ((self / other) / other), broadcast=True)
+Neg = derivative("NegBackward0", _neg, self=lambda grad: -grad, silent=True)
 Reciprocal = derivative("ReciprocalBackward0", lambda self: np.reciprocal(self),
                         self=lambda grad, result: -grad * (result * result), floating=True)
 Pow = derivative("PowBackward0", _pow,  # x ** p, p a number (x**0 is flat: zeros)
@@ -355,7 +318,7 @@ PowTensor = derivative("PowBackward1", lambda self, exponent: _power(self, expon
                        zero_where(exponent._array == 0, grad * (exponent * self ** (exponent - 1))),
                        exponent=lambda grad, exponent, self, result:
                        grad * result * zero_where((self._array == 0) & (exponent._array >= 0), self.log()),
-                       promote=True)
+                       broadcast=True)
 RPow = derivative("PowBackward2", lambda self, exponent: _power(np.asarray(self, dtype=exponent.dtype), exponent),
                   exponent=lambda grad, exponent, result, self: _rpow_grad(grad, exponent, result, self),
                   saved=("self",))  # c ** y, c a number
@@ -397,7 +360,7 @@ Rad2deg = derivative("Rad2DegBackward0", lambda self: self * self.dtype.type(1 /
                      self=lambda grad: MulScalar.apply(grad, 1 / PI_180), floating=True)
 # -- activations: their gradients are single ops, as PyTorch's (tanh_backward ...), differentiable in turn -------------
 Tanh = derivative("TanhBackward0", lambda self: np.tanh(self),
-                  self=lambda grad, result: TanhBackward.apply(grad, result), floating=True)
+                  self=lambda grad, result: TanhBackward.apply(grad, result), floating=True, silent=True)
 TanhBackward = derivative("TanhBackwardBackward0", _tanh_backward,  # grad_output * (1 - output**2)
                           grad_output=lambda grad, output: TanhBackward.apply(grad, output),
                           output=lambda grad, grad_output, output: grad * (-2 * output * grad_output))
@@ -407,39 +370,48 @@ SigmoidBackward = derivative("SigmoidBackwardBackward0", _sigmoid_backward,
                              grad_output=lambda grad, output: SigmoidBackward.apply(grad, output),
                              output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output))
 Relu = derivative("ReluBackward0", lambda self: np.maximum(self, 0, dtype=self.dtype),
-                  self=lambda grad, result: ThresholdBackward.apply(grad, result, 0))
+                  self=lambda grad, result: ThresholdBackward.apply(grad, result, 0), silent=True)
 ThresholdBackward = derivative("ThresholdBackwardBackward0", _threshold_backward,  # relu's mask: grad where self > 0
                                grad_output=lambda grad, self, threshold: ThresholdBackward.apply(grad, self, threshold),
-                               self=lambda grad: zeros(grad), saved=("threshold",))  # (relu'' = 0)
+                               self=lambda grad: zeros(grad), saved=("threshold",), silent=True)  # (relu'' = 0)
 # -- flat almost everywhere, or in pieces ------------------------------------------------------------------------------
-Abs = derivative("AbsBackward0", lambda self: np.abs(self), self=lambda grad, self: grad * self.sign())
-Sign = derivative("SignBackward0", lambda self: np.sign(self), self=lambda grad: zeros(grad))
+Abs = derivative("AbsBackward0", lambda self: np.abs(self), self=lambda grad, self: grad * self.sign(), silent=True)
+Sign = derivative("SignBackward0", lambda self: np.sign(self), self=lambda grad: zeros(grad), silent=True)
 Clamp = derivative("ClampBackward1", _clamp,
-                   self=lambda grad, self, min, max: zero_where(_outside(self, min, max), grad), saved=("min", "max"))
+                   self=lambda grad, self, min, max: zero_where(_outside(self, min, max), grad),
+                   saved=("min", "max"), silent=True)
 Maximum = derivative("MaximumBackward0", lambda self, other: np.maximum(*_broadcastable(self, other)),
                      self=lambda grad, other, self: _share(grad, _weight(self, other, np.greater)),
-                     other=lambda grad, self, other: _share(grad, 1 - _weight(self, other, np.greater)), promote=True)
+                     other=lambda grad, self, other: _share(grad, 1 - _weight(self, other, np.greater)),
+                     broadcast=True, silent=True)
 Minimum = derivative("MinimumBackward0", lambda self, other: np.minimum(*_broadcastable(self, other)),
                      self=lambda grad, other, self: _share(grad, _weight(self, other, np.less)),
-                     other=lambda grad, self, other: _share(grad, 1 - _weight(self, other, np.less)), promote=True)
-MaskedFill = derivative("MaskedFillBackward0", _masked_fill, self=lambda grad, mask: zero_where(mask, grad))
+                     other=lambda grad, self, other: _share(grad, 1 - _weight(self, other, np.less)),
+                     broadcast=True, silent=True)
+MaskedFill = derivative("MaskedFillBackward0", _masked_fill, self=lambda grad, mask: zero_where(mask, grad),
+                        silent=True)
 # -- shapes: views share their input's memory; the gradient only moves back into place ---------------------------------
-View = derivative("ViewBackward0", _view, self=lambda grad, self_shape: grad.reshape(self_shape), view=True)
+View = derivative("ViewBackward0", _view, self=lambda grad, self_shape: grad.reshape(self_shape),
+                  view=True, silent=True)
 ReshapeAlias = derivative("ReshapeAliasBackward0", _view,  # a reshape of a non-contiguous tensor, still a view
-                          self=lambda grad, self_shape: grad.reshape(self_shape), view=True)
-UnsafeView = derivative("UnsafeViewBackward0", lambda self, shape: self.reshape(infer_shape(shape, self.size)),
-                        self=lambda grad, self_shape: grad.reshape(self_shape))  # a reshape that had to copy
-Expand = derivative("ExpandBackward0", _expand, self=lambda grad: grad, view=True)  # (summed back to self's shape)
-Clone = derivative("CloneBackward0", lambda self: self.copy(), self=lambda grad: grad)
-ToCopy = derivative("ToCopyBackward0", lambda self, dtype: self.astype(dtype), self=lambda grad: grad)  # (to its dtype)
-# -- reductions --------------------------------------------------------------------------------------------------------
+                          self=lambda grad, self_shape: grad.reshape(self_shape), view=True, silent=True)
+UnsafeView = derivative("UnsafeViewBackward0", lambda self, shape: self.reshape(C.infer_shape(shape, self.size)),
+                        self=lambda grad, self_shape: grad.reshape(self_shape), silent=True)  # a reshape that copied
+Expand = derivative("ExpandBackward0", _expand, self=lambda grad, self_shape: sum_to_shape(grad, self_shape),
+                    view=True, silent=True)
+Clone = derivative("CloneBackward0", lambda self: self.copy(), self=lambda grad: grad, silent=True)
+ToCopy = derivative("ToCopyBackward0", lambda self, dtype: self.astype(dtype),
+                    self=lambda grad, self_dtype: grad.to(self_dtype), silent=True)
+# -- reductions (the mean's gradient divides by a number, as PyTorch's C++ does: DivBackward1) -------------------------
 Sum = derivative("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_dtype(self))),
-                 self=lambda grad, self_shape: grad.expand(self_shape))
+                 self=lambda grad, self_shape: grad.expand(self_shape), silent=True)
 SumDim = derivative("SumBackward1", lambda self, dim, keepdim: _sum(self, dim, keepdim),
-                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
-Mean = derivative("MeanBackward0", lambda self: np.asarray(_float_only(self, "mean").mean(dtype=self.dtype)),
-                  self=lambda grad, self_shape: (grad / math.prod(self_shape)).expand(self_shape))
+                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True)
+Mean = derivative("MeanBackward0", lambda self: np.asarray(C.float_only(self, "mean").mean(dtype=self.dtype)),
+                  self=lambda grad, self_shape: DivScalar.apply(grad, math.prod(self_shape)).expand(self_shape),
+                  silent=True)
 MeanDim = derivative("MeanBackward1", lambda self, dim, keepdim: np.asarray(
-                     _float_only(self, "mean").mean(dim, self.dtype, None, keepdim)),
-                     self=lambda grad, self_shape, dim, keepdim:
-                     (_kept(grad, self_shape, dim, keepdim) / _reduced(self_shape, dim)).expand(self_shape))
+                     C.float_only(self, "mean").mean(dim, self.dtype, None, keepdim)),
+                     self=lambda grad, self_shape, dim, keepdim: DivScalar.apply(
+                         _kept(grad, self_shape, dim, keepdim), _reduced(self_shape, dim)).expand(self_shape),
+                     silent=True)

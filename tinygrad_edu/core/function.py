@@ -111,7 +111,13 @@ class Quiet:
         Quiet.state.__exit__()
 
 
-_silently = np.errstate(all="ignore")(lambda fn, *args: fn(*args))  # (numpy's decorator: the cheapest way in)
+_silently = np.errstate(all="ignore")(lambda fn, *args: fn(*args))  # numpy's decorator: a new error state each call
+try:  # speed: the same error state, made once (numpy 2's own machinery behind np.errstate)
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+
+    _IGNORE = _make_extobj(all="ignore")
+except ImportError:  # (another numpy: np.errstate, as without the tricks)
+    _extobj_contextvar = None
 
 
 def quietly(fn: Callable[..., Any], *args: Any) -> Any:
@@ -120,6 +126,12 @@ def quietly(fn: Callable[..., Any], *args: Any) -> Any:
         return fn(*args)
     Quiet.on = True
     try:
+        if Speed.tricks and _extobj_contextvar is not None:
+            token = _extobj_contextvar.set(_IGNORE)
+            try:
+                return fn(*args)
+            finally:
+                _extobj_contextvar.reset(token)
         return _silently(fn, *args)
     finally:
         Quiet.on = False
@@ -532,6 +544,8 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
     is_view = False
     #: the order in which saved-tensor hooks see the saved tensors, when not save_for_backward's
     pack_order: tuple[int, ...] | None = None
+    #: a built-in op whose forward cannot meet a floating-point exception (inf, nan): it skips numpy's error state
+    silent = False
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -559,16 +573,17 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
         ctx.needs_input_grad = needs
         record = GradMode.enabled and True in needs
         # A built-in op computes as PyTorch does, silently (1/0 is inf); a learner's code runs with their settings.
+        quiet = cls._builtin and not (cls.silent and Speed.tricks)  # speed: ops that cannot overflow skip it
         if GradMode.enabled:
             if record:
                 ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
             GradMode.enabled = False  # forward's own tensor ops must not be recorded
             try:
-                out = quietly(cls._forward_with_ctx, ctx, *args) if cls._builtin else cls._forward_with_ctx(ctx, *args)
+                out = quietly(cls._forward_with_ctx, ctx, *args) if quiet else cls._forward_with_ctx(ctx, *args)
             finally:
                 GradMode.enabled = True
         else:  # grad mode is off already (no_grad, or a backward pass): nothing to switch, nothing to record
-            out = quietly(cls._forward_with_ctx, ctx, *args) if cls._builtin else cls._forward_with_ctx(ctx, *args)
+            out = quietly(cls._forward_with_ctx, ctx, *args) if quiet else cls._forward_with_ctx(ctx, *args)
         if type(out) is np.ndarray:  # the usual case, one plain array: the new tensor's numbers
             out = wrap(out)
         elif not isinstance(out, T) or ctx._dirty:

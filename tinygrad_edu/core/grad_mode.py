@@ -9,10 +9,10 @@ A decorated generator runs each of its steps in the mode, not just the first.
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from .._decorators import Decorating
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +44,9 @@ def is_inference_mode_enabled() -> bool:
     return GradMode.inference
 
 
-class _GradModeContext:
-    """Base for the helpers: ``__enter__`` sets ``self.mode``, ``__exit__`` restores what was there."""
+class _GradModeContext(Decorating):
+    """Base for the helpers: ``__enter__`` sets ``self.mode``, ``__exit__`` restores what was there (and, from
+    ``Decorating``, beside the core: each one decorates a function or a generator too)."""
 
     mode: bool = True
 
@@ -55,51 +56,6 @@ class _GradModeContext:
 
     def __exit__(self, *exc: object) -> None:
         GradMode.enabled = self._prev
-
-    def __call__(self, fn: F) -> F:
-        """Use as a decorator: the function runs inside a fresh copy of this context."""
-        if inspect.isgeneratorfunction(fn):
-            return _wrap_generator(self.clone, fn)  # type: ignore[return-value]
-
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            with self.clone():
-                return fn(*args, **kwargs)
-
-        return wrapper  # type: ignore[return-value]
-
-    def clone(self) -> _GradModeContext:
-        return type(self)()
-
-
-def _wrap_generator(make_context: Callable[[], _GradModeContext], fn: Callable) -> Callable:
-    """A generator's body runs a piece at a time, between ``yield``s, while the caller does other
-    things in between: so each piece (each send, throw or close) gets the mode, not the whole lifetime."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        gen = fn(*args, **kwargs)
-        try:
-            with make_context():
-                response = gen.send(None)
-            while True:
-                try:
-                    request = yield response
-                except GeneratorExit:
-                    with make_context():
-                        gen.close()
-                    raise
-                except BaseException as exc:  # thrown into us by the caller: pass it on to fn's generator
-                    with make_context():
-                        response = gen.throw(exc)
-                else:
-                    with make_context():
-                        response = gen.send(request)
-        except StopIteration as stop:
-            return stop.value
-
-    return wrapper
-
 
 class _NoParamDecorator(_GradModeContext):
     """Lets ``@no_grad`` (no parentheses) decorate too: called with a function, return it wrapped."""

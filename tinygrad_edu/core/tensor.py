@@ -31,47 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checks as C
 from .. import _device, _dtype
 from .. import _messages as M
-from .._printing import tensor_repr
+from .._printing import Size, tensor_repr
 from . import derivatives as D
 from . import engine
 from .function import InferenceCounter, Quiet, RemovableHandle, Tensors, broadcast_shapes, wrap
 from .grad_mode import GradMode, Speed
-
-
-class Size(tuple):
-    """The shape of a tensor: a tuple that prints as ``tinygrad_edu.Size([2, 2])``."""
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.Size({list(self)})"
-
-    __str__ = __repr__
-
-    # Slicing, concatenating and repeating a Size give a Size again (a plain tuple would print differently).
-    def __getitem__(self, key: Any) -> Any:
-        item = tuple.__getitem__(self, key)
-        return Size(item) if isinstance(key, slice) else item
-
-    def __add__(self, other: Any) -> Size:
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to tinygrad_edu.Size")
-        return Size(tuple(self) + tuple(other))
-
-    def __radd__(self, other: Any) -> Size:
-        return Size(tuple(other) + tuple(self)) if isinstance(other, tuple) else NotImplemented
-
-    def __mul__(self, n: Any) -> Size:
-        repeated = tuple.__mul__(self, n)
-        return repeated if repeated is NotImplemented else Size(repeated)
-
-    __rmul__ = __mul__
-
-    def numel(self) -> int:
-        n = 1
-        for s in self:
-            n *= s
-        return n
 
 
 class Tensor:
@@ -92,33 +59,9 @@ class Tensor:
     def shape(self) -> Size:
         return Size(self._array.shape)
 
-    def size(self, dim: int | None = None) -> Size | int:
-        return Size(self._array.shape) if dim is None else self._array.shape[dim]
-
-    def dim(self) -> int:
-        return self._array.ndim
-
-    ndim = property(dim)
-
-    def numel(self) -> int:
-        return self._array.size
-
-    def __len__(self) -> int:
-        if self._array.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return len(self._array)
-
     @property
     def dtype(self) -> _dtype.dtype:
         return _dtype.from_numpy(self._array.dtype)
-
-    def is_floating_point(self) -> bool:
-        return self._array.dtype.kind == "f"
-
-    @property
-    def device(self) -> _device.device:
-        """Where the numbers live: always ``device(type='cpu')``, numpy's main memory."""
-        return _device.CPU
 
     # -- autograd metadata -------------------------------------------------------------------------------------------
     @property
@@ -239,43 +182,6 @@ class Tensor:
         backward pass itself, for higher-order derivatives."""
         engine.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-    # -- conversion --------------------------------------------------------------------------------------------------
-    def item(self) -> int | float | bool:
-        if self._array.size != 1:
-            raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
-        return self._array.item()
-
-    def tolist(self) -> Any:
-        return self._array.tolist()
-
-    def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numbers as a numpy array that shares memory with this tensor."""
-        if self._requires_grad and not force:
-            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
-        return self._array
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        return self._array if dtype is None else self._array.astype(dtype)
-
-    def __float__(self) -> float:
-        if self._requires_grad:
-            M.warn_once("float", M.FLOAT_REQUIRES_GRAD)
-        return float(self._number())
-
-    def __int__(self) -> int:
-        return int(self._number())
-
-    def _number(self) -> int | float | bool:
-        """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
-        if self._array.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._array.item()
-
-    def __bool__(self) -> bool:
-        if self._array.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._array.item())
-
     __hash__ = object.__hash__  # by identity, as in PyTorch (== is element-wise, so it cannot be by value)
 
     def __repr__(self) -> str:
@@ -357,7 +263,7 @@ class Tensor:
         a = self._array
         if a.flags.c_contiguous or a.size <= 1:
             return D.View.apply(self, shape)
-        if D.reshaped_view(a, D.infer_shape(shape, a.size)) is not None:
+        if C.reshaped_view(a, C.infer_shape(shape, a.size)) is not None:
             return D.ReshapeAlias.apply(self, shape)
         return D.UnsafeView.apply(D.Clone.apply(self), shape)
 
@@ -446,7 +352,15 @@ def _as_tensor(v: Any) -> Tensor:
 
 def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(sorted(D.wrap_dim(d, ndim) for d in dims))
+    return tuple(sorted(wrap_dim(d, ndim) for d in dims))
+
+
+def wrap_dim(d: int, ndim: int) -> int:
+    """A dim counted from the end (-1 is the last) counted from the start, checked with PyTorch's message."""
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
 
 
 def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:

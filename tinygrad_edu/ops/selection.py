@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from .._dtype import LEGACY_NAMES, number_dtype
-from ..core.derivatives import wrap_dim as _dim
 from ..core.function import Function, broadcast_shapes
 from ..core.function import sum_to_shape as sum_to
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
+from ..core.tensor import wrap_dim as _dim
 from .elementwise import Maximum, Minimum, grad_for, maximum, minimum, promoted, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
 

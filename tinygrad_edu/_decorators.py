@@ -1,0 +1,62 @@
+"""Context managers that also decorate: ``@no_grad()`` on a function, or on a generator (beside the core: read last,
+or never). The core's grad modes (``core/grad_mode.py``) get it by inheriting ``Decorating``."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Decorating:
+    """A context manager that, called on a function, returns it wrapped to run inside a fresh copy of itself
+    (``clone()``)."""
+
+    def clone(self) -> Any:
+        return type(self)()
+
+    def __call__(self, fn: F) -> F:
+        """Use as a decorator: the function runs inside a fresh copy of this context."""
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(self.clone, fn)  # type: ignore[return-value]
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self.clone():
+                return fn(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+
+def _wrap_generator(make_context: Callable[[], Any], fn: Callable) -> Callable:
+    """A generator's body runs a piece at a time, between ``yield``s, while the caller does other
+    things in between: so each piece (each send, throw or close) gets the mode, not the whole lifetime."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gen = fn(*args, **kwargs)
+        try:
+            with make_context():
+                response = gen.send(None)
+            while True:
+                try:
+                    request = yield response
+                except GeneratorExit:
+                    with make_context():
+                        gen.close()
+                    raise
+                except BaseException as exc:  # thrown into us by the caller: pass it on to fn's generator
+                    with make_context():
+                        response = gen.throw(exc)
+                else:
+                    with make_context():
+                        response = gen.send(request)
+        except StopIteration as stop:
+            return stop.value
+
+    return wrapper
+
+
