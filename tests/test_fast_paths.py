@@ -8,6 +8,8 @@
 * Ops that record nothing (under no_grad, or inside backward without create_graph) take a short path that
   must give the same numbers, views and version counters as the long one. Inside such a backward pass,
   a formula's same-shape, same-dtype float arithmetic (``g * y``) is numpy's ufunc directly.
+* All of these sit behind one switch, ``tinygrad_edu.core.grad_mode.Speed.tricks``: with it off, every result is
+  the same (the last tests).
 """
 
 from __future__ import annotations
@@ -231,3 +233,79 @@ def test_a_learners_backward_arithmetic_is_an_op_as_always() -> None:
         warnings.simplefilter("error")
         Inverse.apply(x).sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), [-np.inf, -0.25])
+
+
+# ------------------------------------------------------------------------------------------------ the switch
+def _many_programs() -> list:
+    """A spread of programs whose every result (values, gradients, second derivatives, graph shape, warnings' absence)
+    is collected: the speed tricks must change none of it."""
+    import tinygrad_edu as lib
+
+    out = []
+    x = lib.tensor([[1.0, -2.0, 0.0], [3.0, 0.5, -1.0]], requires_grad=True)
+    w = lib.tensor([0.5, -1.5, 2.0], requires_grad=True)
+    b = lib.tensor([[0.1], [0.2]], requires_grad=True)
+    y = (lib.tanh(x * w + b).exp() / (x * x + 1) - x.relu().sqrt() + (w ** 2).sum()).mean()
+    y.backward(create_graph=True)
+    out += [y, x.grad, w.grad, b.grad, [type(n).__name__ for n, _ in y.grad_fn.next_functions]]
+    (gx,) = lib.autograd.grad(x.grad.sum(), x)
+    out.append(gx)
+    z = lib.tensor([0.0, 1e30, -1.0, float("inf")], requires_grad=True)
+    (z * z * 1e30 + z.log() + 1 / z + z.sigmoid()).sum().backward()
+    out.append(z.grad)
+    a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    for _ in range(3):
+        (a * lib.tensor([1.0, 2.0, 3.0]) + a.clamp(1.5, 2.5)).sum().backward()  # .grad accumulates in place
+    out.append(a.grad)
+    lib.manual_seed(0)
+    m = lib.nn.Linear(3, 2)
+    loss = lib.nn.functional.cross_entropy(m(x.detach()), lib.tensor([0, 1]))
+    loss.backward()
+    out += [loss, m.weight.grad, m.bias.grad]
+    return [o if isinstance(o, list) else (o.detach().numpy().copy(), o.dtype) for o in out]
+
+
+def test_results_are_identical_with_the_speed_tricks_switched_off() -> None:
+    """``core.grad_mode.Speed.tricks`` switches every speed trick off at once (numpy's error state entered per op
+    instead of once per backward pass, no gradient stealing, no ufunc for a formula's arithmetic, sums as ops, every
+    op under numpy's error state): the numbers, dtypes and graphs must be exactly the same, and nothing may warn."""
+    from tinygrad_edu.core.grad_mode import Speed
+
+    assert Speed.tricks
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", "Using backward\\(\\) with create_graph=True")
+        fast = _many_programs()
+        try:
+            Speed.tricks = False
+            plain = _many_programs()
+        finally:
+            Speed.tricks = True
+    assert len(fast) == len(plain)
+    for f, p in zip(fast, plain):
+        if isinstance(f, list):
+            assert f == p
+        else:
+            assert f[1] == p[1]
+            np.testing.assert_array_equal(f[0], p[0])
+
+
+def test_with_the_tricks_off_the_plain_paths_run() -> None:
+    """The switch really switches: with it off, AccumulateGrad copies a fresh gradient rather than keeping it, and a
+    formula's arithmetic goes through the op."""
+    from tinygrad_edu.core import derivatives
+    from tinygrad_edu.core.grad_mode import Speed
+
+    calls = []
+    original = derivatives.Mul.apply.__func__
+    x = tg.tensor([1.0, 2.0], requires_grad=True)
+    w = tg.tensor([3.0, 4.0], requires_grad=True)
+    try:
+        Speed.tricks = False
+        derivatives.Mul.apply = classmethod(lambda cls, *args: calls.append(args) or original(cls, *args))
+        (x * w).sum().backward()
+    finally:
+        Speed.tricks = True
+        derivatives.Mul.apply = classmethod(original)
+    assert len(calls) == 3  # the forward's product, then g * w and g * x in backward, each an op
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 4.0])

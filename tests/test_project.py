@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 import shutil
 import subprocess
@@ -193,3 +194,46 @@ def test_no_import_cycles() -> None:
         if m not in state:
             visit(m, [m])
     assert not cycles, cycles
+
+
+# -- the core a learner reads -------------------------------------------------------------------------------------
+CORE_FILES = ["tensor.py", "function.py", "derivatives.py", "engine.py", "grad_mode.py"]  # in reading order
+
+
+def test_the_core_is_the_five_files_in_reading_order() -> None:
+    core = ROOT / "tinygrad_edu" / "core"
+    assert sorted(p.name for p in core.glob("*.py")) == sorted([*CORE_FILES, "__init__.py"])
+    doc = (core / "__init__.py").read_text()
+    assert [name for name in CORE_FILES if name in doc] == CORE_FILES
+    assert all(doc.index(a) < doc.index(b) for a, b in itertools.pairwise(CORE_FILES)), "the reading order"
+
+
+def test_the_engine_loop_fits_on_one_screen() -> None:
+    """The engine's main loop (``run_backward``), its docstring the algorithm, in about 40 lines."""
+    import inspect
+
+    from tinygrad_edu.core import engine
+
+    source = inspect.getsource(engine.run_backward)
+    assert len(source.splitlines()) <= 60
+    for step in ("1. **Count dependencies.**", "3. **Run a node when all its gradients have arrived**"):
+        assert step in engine.__doc__
+
+
+# How many library lines a learner steps through on torch.tanh((x * w).sum(1)).mean().backward() (benchmarks/
+# traced.py), in how many files. At the start of the redesign: backward 362 lines in 9 files, forward (with the
+# tensors' creation) 192 in 10. The aim is 150 and 120 lines in at most 4 files each: the files are met, the lines
+# not yet; these ceilings keep what was won.
+TRACED_CEILINGS = {"backward": (280, 4), "forward": (200, 4), "forward on existing x and w": (155, 3)}
+
+
+def test_a_learner_steps_through_few_lines_in_few_files() -> None:
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from benchmarks.traced import trace_program
+
+    for traced in trace_program():
+        most_lines, most_files = TRACED_CEILINGS[traced.what]
+        assert len(traced.files) <= most_files, (traced.what, traced.files)
+        assert len(traced.lines) <= most_lines, (traced.what, len(traced.lines))
+        assert all(f.startswith("core/") or f == "_creation.py" for f in traced.files), traced.files

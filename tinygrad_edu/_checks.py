@@ -7,9 +7,15 @@ also the rules themselves, where numpy's differ (a dim counted from the end, a -
 from __future__ import annotations
 
 import math
+import os
+import traceback
+import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
+from . import _messages as M
 from ._dtype import LEGACY_NAMES, from_numpy
 from ._messages import shape_list
 
@@ -65,3 +71,80 @@ def float_only(a: np.ndarray, name: str) -> np.ndarray:
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {LEGACY_NAMES[from_numpy(a.dtype)].removesuffix('Tensor')}")
     return a
+
+
+# -- what hooks and a learner's backward may return (the engine runs them) ---------------------------------------
+def hook_grad(fn: Callable, old: Any, new: Any) -> Any:
+    """A hook may replace a gradient, but only by a tensor of the same dtype and shape."""
+    if not isinstance(new, type(old)):
+        raise TypeError(M.HOOK_RETURNED.format(M.typename(new)))
+    if new._array.dtype != old._array.dtype:
+        raise RuntimeError(M.HOOK_DTYPE.format(M.hook_name(fn), M.legacy_name(old), M.legacy_name(new)))
+    if new._array.shape != old._array.shape:
+        raise RuntimeError(M.HOOK_SIZE.format(M.hook_name(fn)))
+    return new
+
+
+def node_hook_grads(fn: Callable, old: tuple, new: Any) -> tuple:
+    """What a node hook returns replaces a whole tuple of gradients: same length, each None or a valid replacement
+    (a gradient that was None, "no gradient", cannot be conjured up)."""
+    if not isinstance(new, tuple):
+        raise TypeError(M.HOOK_RETURNED_TUPLE.format(M.typename(new)))
+    if len(new) != len(old):
+        raise RuntimeError(M.HOOK_COUNT.format(M.hook_name(fn), len(new), len(old)))
+    for o, n in zip(old, new):
+        if n is not None:
+            if o is None:
+                raise RuntimeError(M.HOOK_NONE_REPLACED)
+            hook_grad(fn, o, n)
+    return new
+
+
+def learner_grads(node: Any, result: tuple, tensor: type) -> list:
+    """What a learner's ``backward`` returned, checked as PyTorch checks it: one gradient per forward argument
+    (extra Nones allowed), None for those that were not tensors, and for a tensor input None or a tensor of its
+    shape (or one that broadcasts to it). Returns the gradients of the tensor inputs."""
+    is_tensor = node._input_is_tensor or (True,) * len(node.next_functions)
+    if len(result) != len(is_tensor) and not (len(result) > len(is_tensor) and
+                                              all(g is None for g in result[len(is_tensor):])):
+        raise RuntimeError(M.GRAD_COUNT.format(node.name(), len(is_tensor), len(result)))
+    grads = []
+    for i, (g, tensor_arg) in enumerate(zip(result, is_tensor)):
+        if not tensor_arg:
+            if g is not None:
+                raise RuntimeError(M.GRAD_FOR_NON_TENSOR.format(node.name(), i + 1))
+            continue
+        if g is not None:
+            if not isinstance(g, tensor):
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            shape = node._input_meta[len(grads)][0]
+            try:
+                fits = np.broadcast_shapes(g._array.shape, shape) == g._array.shape
+            except ValueError:
+                fits = False
+            if not fits:
+                raise RuntimeError(M.INVALID_GRAD.format(node.name(), len(grads), shape_list(g._array.shape),
+                                                         shape_list(shape)))
+        grads.append(g)
+    return grads
+
+
+def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:
+    """Anomaly detection (``set_detect_anomaly``): run the node; if it fails (or, with check_nan, returns nan),
+    show where its forward ran, in the learner's own code, then let the error go on."""
+    try:
+        inputs = run(node, grads)
+        if check_nan:
+            for i, g in enumerate(inputs):
+                with np.errstate(all="ignore"):
+                    if g is not None and np.isnan(g._array).any():
+                        raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+        return inputs
+    except Exception:
+        stack = getattr(node, "_forward_stack", None)
+        if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them
+            package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+            user = [frame for frame in stack if not os.path.abspath(frame.filename).startswith(package)]
+            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                          + "".join(traceback.format_list(user)), UserWarning, stacklevel=2)
+        raise

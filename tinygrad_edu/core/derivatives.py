@@ -273,6 +273,10 @@ def _expand(self: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return np.broadcast_to(self, C.expanded_shape(self, shape))
 
 
+def _floats(a: np.ndarray, name: str) -> np.ndarray:
+    return a if a.dtype.kind == "f" else C.float_only(a, name)  # (an integer tensor: PyTorch's refusal)
+
+
 def _sum_dtype(a: np.ndarray) -> Any:
     return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
 
@@ -407,11 +411,11 @@ Sum = derivative("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_dty
                  self=lambda grad, self_shape: grad.expand(self_shape), silent=True)
 SumDim = derivative("SumBackward1", lambda self, dim, keepdim: _sum(self, dim, keepdim),
                     self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True)
-Mean = derivative("MeanBackward0", lambda self: np.asarray(C.float_only(self, "mean").mean(dtype=self.dtype)),
+Mean = derivative("MeanBackward0", lambda self: np.asarray(_floats(self, "mean").mean(dtype=self.dtype)),
                   self=lambda grad, self_shape: DivScalar.apply(grad, math.prod(self_shape)).expand(self_shape),
                   silent=True)
 MeanDim = derivative("MeanBackward1", lambda self, dim, keepdim: np.asarray(
-                     C.float_only(self, "mean").mean(dim, self.dtype, None, keepdim)),
+                     _floats(self, "mean").mean(dim, self.dtype, None, keepdim)),
                      self=lambda grad, self_shape, dim, keepdim: DivScalar.apply(
                          _kept(grad, self_shape, dim, keepdim), _reduced(self_shape, dim)).expand(self_shape),
                      silent=True)

@@ -18,15 +18,13 @@ the gradient arriving at each input and leaves ``.grad`` alone.
 from __future__ import annotations
 
 import heapq
-import os
 import sys
-import traceback
-import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _checks as C
 from .. import _messages as M
 from .function import (
     AccumulateGrad,
@@ -36,7 +34,6 @@ from .function import (
     Tensors,
     aloud,
     gradient_edge,
-    quietly,
     sum_to_shape,
     wrap,
 )
@@ -252,7 +249,7 @@ def _tensor_hooks(node: Node, grads: list) -> list:
             if grads[nr] is not None:
                 new = aloud(fn, grads[nr])
                 if new is not None:
-                    grads[nr] = check_hook_grad(fn, grads[nr], new)
+                    grads[nr] = C.hook_grad(fn, grads[nr], new)
     for nr, ref in (node._retain_grad or {}).items():
         t, g = ref(), grads[nr]
         if t is not None and g is not None:
@@ -261,37 +258,11 @@ def _tensor_hooks(node: Node, grads: list) -> list:
     return grads
 
 
-def check_hook_grad(fn: Callable, old: Tensor, new: Any) -> Tensor:
-    """A hook may replace a gradient, but only by a tensor of the same dtype and shape."""
-    if not isinstance(new, Tensors.cls):
-        raise TypeError(M.HOOK_RETURNED.format(M.typename(new)))
-    if new._array.dtype != old._array.dtype:
-        raise RuntimeError(M.HOOK_DTYPE.format(M.hook_name(fn), M.legacy_name(old), M.legacy_name(new)))
-    if new._array.shape != old._array.shape:
-        raise RuntimeError(M.HOOK_SIZE.format(M.hook_name(fn)))
-    return new
-
-
-def _node_hook_grads(fn: Callable, old: tuple, new: Any) -> tuple:
-    """What a node hook returns replaces a whole tuple of gradients: same length, each None or a valid
-    replacement (a gradient that was None, "no gradient", cannot be conjured up)."""
-    if not isinstance(new, tuple):
-        raise TypeError(M.HOOK_RETURNED_TUPLE.format(M.typename(new)))
-    if len(new) != len(old):
-        raise RuntimeError(M.HOOK_COUNT.format(M.hook_name(fn), len(new), len(old)))
-    for o, n in zip(old, new):
-        if n is not None:
-            if o is None:
-                raise RuntimeError(M.HOOK_NONE_REPLACED)
-            check_hook_grad(fn, o, n)
-    return new
-
-
 # -- Running one node ----------------------------------------------------------------------------------------------
 def _call_node(node: Node, grads: list) -> tuple:
     """Run ``node`` between its pre- and post-hooks."""
     if GradMode.anomaly:
-        return _call_node_reporting(node, grads)
+        return C.report_anomaly(node, grads, _run_node, GradMode.anomaly_check_nan)
     return _run_node(node, grads)
 
 
@@ -300,7 +271,7 @@ def _run_node(node: Node, grads: list) -> tuple:
         for fn in list(node._pre_hooks):
             new = aloud(fn, tuple(grads))
             if new is not None:
-                grads = list(_node_hook_grads(fn, tuple(grads), new))
+                grads = list(C.node_hook_grads(fn, tuple(grads), new))
     if isinstance(node, BackwardCFunction):
         inputs = _call_function_node(node, grads)
     elif type(node) is AccumulateGrad:
@@ -312,7 +283,7 @@ def _run_node(node: Node, grads: list) -> tuple:
         for fn in list(node._post_hooks):
             new = aloud(fn, inputs, tuple(grads))
             if new is not None:
-                inputs = _node_hook_grads(fn, inputs, new)
+                inputs = C.node_hook_grads(fn, inputs, new)
     return inputs
 
 
@@ -327,55 +298,9 @@ def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
             return result if len(result) == n else result[:n]
         return tuple([g for g, tensor_arg in zip(result, node._input_is_tensor) if tensor_arg])
     result = aloud(node.apply, *grads)  # a learner's backward: their code, with their numpy settings
-    is_tensor = node._input_is_tensor or (True,) * len(node.next_functions)
-    if len(result) != len(is_tensor) and not (len(result) > len(is_tensor) and
-                                              all(g is None for g in result[len(is_tensor):])):
-        raise RuntimeError(M.GRAD_COUNT.format(node.name(), len(is_tensor), len(result)))
-    inputs = []
-    for i, (g, tensor_arg) in enumerate(zip(result, is_tensor)):
-        if not tensor_arg:
-            if g is not None:
-                raise RuntimeError(M.GRAD_FOR_NON_TENSOR.format(node.name(), i + 1))
-            continue
-        inputs.append(None if g is None else _checked_grad(node, len(inputs), g))
-    return tuple(inputs)
-
-
-def _checked_grad(node: BackwardCFunction, index: int, g: Any) -> Tensor:
-    """A learner's backward must give each input a gradient of its shape (or one that broadcasts to it: it is then
-    summed down) and dtype."""
-    if not isinstance(g, Tensors.cls):
-        raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-    shape, dtype = node._input_meta[index]
-    if g._array.shape != shape:
-        try:
-            ok = np.broadcast_shapes(g._array.shape, shape) == g._array.shape
-        except ValueError:
-            ok = False
-        if not ok:
-            raise RuntimeError(M.INVALID_GRAD.format(node.name(), index, M.shape_list(g._array.shape),
-                                                     M.shape_list(shape)))
-        g = sum_to_shape(g, shape)
-    return g if g._array.dtype == dtype else g.to(dtype)
-
-
-def _call_node_reporting(node: Node, grads: list) -> tuple:
-    """Anomaly detection: if the node fails (or, with check_nan, returns nan), show where its forward ran."""
-    try:
-        inputs = _run_node(node, grads)
-        if GradMode.anomaly_check_nan:
-            for i, g in enumerate(inputs):
-                if g is not None and quietly(np.isnan, g._array).any():
-                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
-        return inputs
-    except Exception:
-        stack = getattr(node, "_forward_stack", None)
-        if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them
-            package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-            user = [frame for frame in stack if not os.path.abspath(frame.filename).startswith(package)]
-            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-                          + "".join(traceback.format_list(user)), UserWarning, stacklevel=2)
-        raise
+    inputs = C.learner_grads(node, result, Tensors.cls)  # one per tensor input, None or one that fits it (checked)
+    return tuple(None if g is None else (g if g._array.shape == shape else sum_to_shape(g, shape)).to(dtype)
+                 for g, (shape, dtype) in zip(inputs, node._input_meta))  # summed down if broadcast, in its dtype
 
 
 # -- speed: "stealing" a gradient --------------------------------------------------------------------------------
