@@ -1,8 +1,7 @@
-"""Reductions: sum, mean, var/std, prod, max/min, cumsum, and softmax/log_softmax along a dimension.
+"""Reductions: var/std, prod, max/min, cumsum, and softmax/log_softmax along a dimension. (sum and mean are
+entries of the core's derivative table, ``tinygrad_edu/core/derivatives.py``.)
 
 =====================  ================================================================
-sum    out = sum_i x_i    dx = g expanded back over the summed dimensions
-mean   out = sum_i x_i/n  dx = g / n, expanded
 max    out = x_k          dx = g at the position k of the max, 0 elsewhere
                           (over the whole tensor, ties share g evenly, as in PyTorch)
 softmax      s = e^x / sum e^x        dx = s * (g - sum(g * s))
