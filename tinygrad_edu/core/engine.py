@@ -206,15 +206,19 @@ def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set
     """The nodes worth running when gradients are wanted only for some inputs: those from which one of them
     can be reached (and, for ``backward(inputs=...)``, the inputs' own AccumulateGrad)."""
     targets = {node for node, _ in capture}
-    order = list(deps)  # roots first; a node is listed after some node leading to it
+    remaining, order = dict(deps), [node for node, count in deps.items() if count == 0]
+    for node in order:  # (the list grows: Kahn's order, every node after all the nodes that lead to it)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                remaining[nxt] -= 1
+                if remaining[nxt] == 0:
+                    order.append(nxt)
     needed: set[Node] = set()
-    changed = True
-    while changed:  # converges in a pass or two
-        changed = False
-        for node in reversed(order):
-            if node not in needed and any(n in needed or n in targets for n, _ in node.next_functions):
+    for node in reversed(order):  # a node after everything it leads to: one pass decides
+        for nxt, _ in node.next_functions:
+            if nxt is not None and (nxt in needed or nxt in targets):
                 needed.add(node)
-                changed = True
+                break
     if accumulate:
         needed |= {node for node in targets if isinstance(node, AccumulateGrad)}
     return needed
