@@ -69,6 +69,7 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     saved_at = tuple(at.get(n, -1) for n in saved_names)  # (-1: the result)
     kept_at = tuple((at[n], "") if n in at else (at[n.rsplit("_", 1)[0]], n.rsplit("_", 1)[1]) for n in kept)
     plans: dict[tuple[bool, ...], tuple] = {}
+    plain = len(grads) == 1 and not kept and reads[0] == tuple(range(len(saved_names) + 1))
 
     def plan(needs: tuple[bool, ...]) -> tuple:
         """What to save when these inputs need a gradient: what their formulas name, in the order they name it
@@ -111,6 +112,8 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
         return out
 
     def run_backward(ctx: Any, grad: Any) -> tuple:
+        if plain:  # (the usual case: one input, a formula of grad and what was saved, in that order)
+            return (grads[0](grad, *ctx.saved_tensors),)
         values = (grad, *ctx.saved_tensors, *ctx._kept) if saved_names else (grad, *ctx._kept)
         if len(grads) == 1:  # one input, which needs its gradient (or there would be no node)
             return (grads[0](*[values[i] for i in reads[0]]),)

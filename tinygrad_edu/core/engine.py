@@ -296,7 +296,9 @@ def _call_function_node(node: BackwardCFunction, grads: list) -> tuple:
     if len(grads) > 1 and node.materialize_grads and any(g is None for g in grads):
         grads = [wrap(np.zeros(*meta)) if g is None else g for g, meta in zip(grads, node._output_meta)]
     if not node._check_shapes:  # a built-in op: one gradient per forward argument, kept for the tensor ones
-        result = node.apply(*grads)
+        result = node._forward_cls.backward(node, *grads)
+        if type(result) is not tuple:  # (one gradient, for a one-input op)
+            result = (result,)
         if node._input_is_tensor is None:  # every argument was a tensor (a formula may add trailing Nones)
             n = len(node.next_functions)
             return result if len(result) == n else result[:n]
