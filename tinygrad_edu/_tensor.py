@@ -31,6 +31,34 @@ __all__ = ["RemovableHandle", "Size", "Tensor"]
 _TYPE_NAMES = {f"{prefix}.{name}": d for d, name in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu", "torch")}
 
 
+def _to(dtype: _dtype.dtype) -> Callable[[Tensor], Tensor]:
+    """``x.float()`` and friends: ``x.to(dtype)``."""
+    def method(self: Tensor) -> Tensor:
+        return self.to(dtype)
+
+    return method
+
+
+def _unary(op: type) -> Callable[[Tensor], Tensor]:
+    """``x.erf()`` and friends: the op of ``ops/`` applied to x."""
+    def method(self: Tensor) -> Tensor:
+        return op.apply(self)
+
+    return method
+
+
+def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[Tensor, Any], Any]:
+    """``x.eq(y)``, ``x == y`` ...: element-wise, a bool tensor, no gradient. As an operator (``reflect``) against
+    anything but a tensor, a number or an array, Python's own rules apply, as in PyTorch (``x == None`` is False,
+    ``x < None`` a TypeError)."""
+    def method(self: Tensor, other: Any) -> Any:
+        if reflect and not isinstance(other, (_core.Tensor, int, float, np.number, np.bool_, np.ndarray)):
+            return NotImplemented
+        return selection.compare(op, self, other)
+
+    return method
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -203,23 +231,8 @@ class Tensor(_core.Tensor):
             raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
 
-    def float(self) -> Tensor:
-        return self.to(_dtype.float32)
-
-    def double(self) -> Tensor:
-        return self.to(_dtype.float64)
-
-    def half(self) -> Tensor:
-        return self.to(_dtype.float16)
-
-    def long(self) -> Tensor:
-        return self.to(_dtype.int64)
-
-    def int(self) -> Tensor:
-        return self.to(_dtype.int32)
-
-    def bool(self) -> Tensor:
-        return self.to(_dtype.bool)
+    float, double, half = _to(_dtype.float32), _to(_dtype.float64), _to(_dtype.float16)
+    long, int, bool = _to(_dtype.int64), _to(_dtype.int32), _to(_dtype.bool)
 
     def type_as(self, other: Tensor) -> Tensor:
         return self.to(other.dtype)
@@ -307,34 +320,10 @@ class Tensor(_core.Tensor):
     def arctan2(self, other: Any) -> Tensor:
         return ew.Atan2.apply(*ew._tensor_pair(self, other, "arctan2"))
 
-    def erf(self) -> Tensor:
-        return ew.Erf.apply(self)
-
-    def erfc(self) -> Tensor:
-        return ew.Erfc.apply(self)
-
-    def erfinv(self) -> Tensor:
-        return ew.Erfinv.apply(self)
-
-    def floor(self) -> Tensor:
-        return ew.Floor.apply(self)
-
-    def ceil(self) -> Tensor:
-        return ew.Ceil.apply(self)
-
-    def trunc(self) -> Tensor:
-        return ew.Trunc.apply(self)
-
+    erf, erfc, erfinv = _unary(ew.Erf), _unary(ew.Erfc), _unary(ew.Erfinv)
+    floor, ceil, trunc, frac = _unary(ew.Floor), _unary(ew.Ceil), _unary(ew.Trunc), _unary(ew.Frac)
     fix = trunc
-
-    def frac(self) -> Tensor:
-        return ew.Frac.apply(self)
-
-    def lgamma(self) -> Tensor:
-        return ew.Lgamma.apply(self)
-
-    def digamma(self) -> Tensor:
-        return ew.Digamma.apply(self)
+    lgamma, digamma = _unary(ew.Lgamma), _unary(ew.Digamma)
 
     def polygamma(self, n: int) -> Tensor:
         return ew.Polygamma.apply(self, n)
@@ -461,42 +450,12 @@ class Tensor(_core.Tensor):
     index_add, index_fill = selection.index_add, selection.index_fill
 
     # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
-    def eq(self, other: Any) -> Tensor:
-        return selection.compare(operator.eq, self, other)
+    eq, ne, lt, le = _compare(operator.eq), _compare(operator.ne), _compare(operator.lt), _compare(operator.le)
+    gt, ge = _compare(operator.gt), _compare(operator.ge)
 
-    def ne(self, other: Any) -> Tensor:
-        return selection.compare(operator.ne, self, other)
-
-    def lt(self, other: Any) -> Tensor:
-        return selection.compare(operator.lt, self, other)
-
-    def le(self, other: Any) -> Tensor:
-        return selection.compare(operator.le, self, other)
-
-    def gt(self, other: Any) -> Tensor:
-        return selection.compare(operator.gt, self, other)
-
-    def ge(self, other: Any) -> Tensor:
-        return selection.compare(operator.ge, self, other)
-
-    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
-        return _compared(operator.eq, self, other)
-
-    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
-        return _compared(operator.ne, self, other)
-
-    def __lt__(self, other: Any) -> Any:
-        return _compared(operator.lt, self, other)
-
-    def __le__(self, other: Any) -> Any:
-        return _compared(operator.le, self, other)
-
-    def __gt__(self, other: Any) -> Any:
-        return _compared(operator.gt, self, other)
-
-    def __ge__(self, other: Any) -> Any:
-        return _compared(operator.ge, self, other)
-
+    __eq__, __ne__ = _compare(operator.eq, reflect=True), _compare(operator.ne, reflect=True)  # type: ignore[assignment]
+    __lt__, __le__ = _compare(operator.lt, reflect=True), _compare(operator.le, reflect=True)
+    __gt__, __ge__ = _compare(operator.gt, reflect=True), _compare(operator.ge, reflect=True)
     __hash__ = _core.Tensor.__hash__  # (defining __eq__ would otherwise drop it)
 
     def __and__(self, other: Any) -> Tensor:
@@ -553,14 +512,6 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
-
-
-def _compared(op: Callable[[Any, Any], Any], x: Tensor, other: Any) -> Any:
-    """``x == y``, ``x < y`` ...: element-wise against a tensor, a number or an array. Anything else is not compared
-    element by element: Python's own rules apply, as in PyTorch (``x == None`` is False, ``x < None`` a TypeError)."""
-    if not isinstance(other, (_core.Tensor, int, float, np.number, np.bool_, np.ndarray)):
-        return NotImplemented
-    return selection.compare(op, x, other)
 
 
 def _address(a: np.ndarray) -> int:
