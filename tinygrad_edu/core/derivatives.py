@@ -78,20 +78,28 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
         wanted = [saved_names.index(n) for n in dict.fromkeys(n for u, need in zip(uses, needs) if need for n in u)
                   if n in saved_names]
         where = [0 if i not in wanted else 1 if saved_at[i] < 0 else 2 + saved_at[i] for i in range(len(saved_names))]
+        if where == [1]:  # (the usual case: the result alone)
+            return tuple(wanted), None, True
         return tuple(wanted), itemgetter(*where, 0), 1 in where  # (a trailing 0: itemgetter always gives a tuple)
 
     def run_forward(ctx: Any, *values: Any) -> Any:
-        if len(values) == 1:  # (the usual case, one tensor: no list to build)
+        meta = None
+        if len(values) == 1:  # (the usual cases first: one tensor, or two that broadcast together)
             a = values[0]._array
             out = forward(a if not floating or a.dtype.kind == "f" else a.astype(np.float32))
+        elif broadcast:
+            a, b = values[0]._array, values[1]._array
+            if a.shape != b.shape or a.dtype != b.dtype:  # undone in backward: each input's shape and dtype
+                meta = (a.shape, a.dtype), (b.shape, b.dtype)
+                if a.dtype != b.dtype:  # int64 * float32 computes in float32
+                    dt = binary_result_type(values[0], values[1])
+                    a, b = a.astype(dt, copy=False), b.astype(dt, copy=False)
+            out = forward(a, b, *values[2:])
         else:
             if len(values) < len(args):
                 values += defaults[len(values):]
             arrays = [v._array if isinstance(v, Tensors.cls) else v for v in values]
-            if broadcast and arrays[0].dtype != arrays[1].dtype:  # int64 * float32 computes in float32
-                dt = binary_result_type(values[0], values[1])
-                arrays[0], arrays[1] = arrays[0].astype(dt, copy=False), arrays[1].astype(dt, copy=False)
-            elif floating and arrays[0].dtype.kind != "f":
+            if floating and arrays[0].dtype.kind != "f":
                 arrays[0] = arrays[0].astype(np.float32)
             out = forward(*arrays)
         if ctx._seq < 0:  # not recorded (no_grad, or inside backward): nothing to keep
@@ -101,14 +109,15 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
                 ctx.needs_input_grad, plan(ctx.needs_input_grad))
             if keeps_result:
                 out = wrap(out)
-            ctx._to_save = take((None, out, *values))[:-1]
+            ctx._to_save = (out,) if take is None else take((None, out, *values))[:-1]
         if kept:  # a number argument, or an input's shape or dtype ("self_shape")
+            if len(values) < len(args):
+                values += defaults[len(values):]
             ctx._kept = tuple([getattr(values[i]._array, part) if part else values[i] for i, part in kept_at])
         for n in saved:
             setattr(ctx, "_saved_" + n, values[at[n]])
-        if broadcast and (values[0]._array.shape != values[1]._array.shape or arrays[0] is not values[0]._array
-                          or arrays[1] is not values[1]._array):  # broadcast or promoted: undone in backward
-            ctx._meta = tuple((v._array.shape, v._array.dtype) for v in values[:2])
+        if meta is not None:
+            ctx._meta = meta
         return out
 
     def run_backward(ctx: Any, grad: Any) -> tuple:

@@ -124,14 +124,15 @@ def quietly(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` with numpy's floating-point warnings off (a built-in op's forward, for instance)."""
     if Quiet.on:
         return fn(*args)
+    if Speed.tricks and _extobj_contextvar is not None:  # speed: numpy's error state set from a prepared object
+        token, Quiet.on = _extobj_contextvar.set(_IGNORE), True
+        try:
+            return fn(*args)
+        finally:
+            Quiet.on = False
+            _extobj_contextvar.reset(token)
     Quiet.on = True
     try:
-        if Speed.tricks and _extobj_contextvar is not None:
-            token = _extobj_contextvar.set(_IGNORE)
-            try:
-                return fn(*args)
-            finally:
-                _extobj_contextvar.reset(token)
         return _silently(fn, *args)
     finally:
         Quiet.on = False
