@@ -90,7 +90,7 @@ def result_type(*arrays: np.ndarray) -> np.dtype:
 
     Tensors with dimensions come first: a 0-d tensor only matters if it is of a higher kind. So a float32
     tensor plus a 0-d float64 tensor is float32, but an int64 tensor plus a 0-d float64 tensor is float64.
-    (Python numbers arrive here as 0-d arrays already given the dtype they take, see ``_tensor_ops``.)
+    (Python numbers arrive here as 0-d arrays already given the dtype they take, see ``core.tensor._as_tensor``.)
     """
     dims = [a.dtype for a in arrays if a.ndim]
     zero_d = [a.dtype for a in arrays if not a.ndim]

@@ -405,7 +405,7 @@ class Std(Var):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dims: tuple[int, ...] | None, correction: float, keepdim: bool) -> Tensor:
-        # (No @ieee of its own: Var.forward has it, and the square root of a variance, >= 0 or nan, is silent.)
+        # (The square root of a variance, >= 0 or nan, is silent: no floating-point warning to turn off.)
         result = _wrap(np.sqrt(Var.forward(ctx, x, dims, correction, keepdim)))
         ctx.save_for_backward(x, result)
         return result
