@@ -132,7 +132,8 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 _capture(node, grads, capture, captured)
             inputs: tuple = ()
             if (needed is None or node in needed) and _any_gradient(grads):
-                inputs = _call_node(node, grads)
+                inputs = _run_node(node, grads) if not GradMode.anomaly else \
+                    C.report_anomaly(node, grads, _run_node, GradMode.anomaly_check_nan)
                 if watcher is not None:
                     watcher(node, grads, inputs, retain_graph)
                 if not retain_graph:  # step 4
@@ -263,14 +264,8 @@ def _tensor_hooks(node: Node, grads: list) -> list:
 
 
 # -- Running one node ----------------------------------------------------------------------------------------------
-def _call_node(node: Node, grads: list) -> tuple:
-    """Run ``node`` between its pre- and post-hooks."""
-    if GradMode.anomaly:
-        return C.report_anomaly(node, grads, _run_node, GradMode.anomaly_check_nan)
-    return _run_node(node, grads)
-
-
 def _run_node(node: Node, grads: list) -> tuple:
+    """Run ``node`` between its pre- and post-hooks."""
     if node._pre_hooks:
         for fn in list(node._pre_hooks):
             new = aloud(fn, tuple(grads))

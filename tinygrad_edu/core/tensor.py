@@ -321,18 +321,19 @@ def function(name: str) -> Callable[..., Any]:
 
 
 def _binary(op: type, x: Tensor, other: Any, alpha: float = 1, ufunc: np.ufunc | None = None) -> Tensor:
-    """``x (op) other``: a number becomes a tensor first (``x * 2`` has two inputs, the 2 needing no gradient), and
-    two tensors must broadcast together."""
-    if isinstance(other, Tensor) and other._array.shape == x._array.shape:
+    """``x (op) other``: a number becomes a tensor first (``x * 2`` has two inputs, the 2 needing no gradient)."""
+    if isinstance(other, Tensor):
         a, b = x._array, other._array
         if Speed.tricks and Quiet.on and not GradMode.enabled and ufunc is not None and alpha == 1 and \
-                a.dtype == b.dtype and a.dtype.kind == "f":
+                a.shape == b.shape and a.dtype == b.dtype and a.dtype.kind == "f":
             return wrap(ufunc(a, b))  # speed: inside a backward pass, nothing to record or promote: numpy's ufunc
     else:
         other = _as_tensor(other)
-        if other._array.shape != x._array.shape:
-            broadcast_shapes(x._array.shape, other._array.shape)  # PyTorch's error if they do not broadcast
-    return op.apply(x, other, alpha) if alpha != 1 else op.apply(x, other)
+    try:
+        return op.apply(x, other, alpha) if alpha != 1 else op.apply(x, other)
+    except ValueError:  # numpy could not broadcast the two: PyTorch's message says why
+        broadcast_shapes(x._array.shape, other._array.shape)
+        raise
 
 
 def _as_tensor(v: Any) -> Tensor:
