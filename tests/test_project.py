@@ -86,7 +86,7 @@ LAYERS = [
     {"_tensor", "autograd.grad_mode", "_serialization"},
     {"autograd.graph", "autograd.function", "autograd.engine", "autograd.gradcheck", "autograd"},
     {"ops", "_tensor_ops", "_creation", "_functions"},
-    {"nn", "optim"},
+    {"nn", "optim", "linalg"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

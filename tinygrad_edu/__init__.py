@@ -9,9 +9,12 @@
 * ``nn``, ``optim``: layers, losses and optimizers built from the ops
 """
 
+from math import e, inf, nan, pi
+
 from . import (
     _tensor_ops,
     autograd,
+    linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
 )
