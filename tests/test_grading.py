@@ -12,8 +12,11 @@ from __future__ import annotations
 import contextlib
 import csv
 import hashlib
+import importlib
 import io
+import itertools
 import json
+import linecache
 import re
 import shutil
 import subprocess
@@ -27,7 +30,6 @@ import tinygrad_edu as torch
 from tinygrad_edu.grading import (
     CheckFailed,
     ExerciseFailed,
-    NotAttempted,
     check_close,
     check_equal,
     check_grad,
@@ -80,11 +82,67 @@ def test_check_close_names_accumulation_for_multiples() -> None:
     error = failure(check_close, "x.grad", torch.tensor([4.0, 8.0]), [2.0, 4.0])
     assert error.expected == "[2.0, 4.0]" and error.got == "tensor([4., 8.])"
     assert "twice" in error.hint and "without zeroing" in error.hint
-    assert "exactly 3 times" in failure(check_close, "g", [3.0, 6.0], [1.0, 2.0]).hint
+    assert "exactly 3 times" in failure(check_close, "g.grad", [3.0, 6.0], [1.0, 2.0]).hint
     assert "sign is flipped" in failure(check_close, "g", [-1.0, -2.0], [1.0, 2.0]).hint
-    assert ".clone()" in failure(check_close, "g", [0.0, 0.0], [1.0, 2.0]).hint
+    assert ".clone()" in failure(check_close, "grad_after", [0.0, 0.0], [1.0, 2.0]).hint
     assert "transpose" in failure(check_close, "g", [[1.0, 3.0], [2.0, 4.0]], [[1.0, 2.0], [3.0, 4.0]]).hint
     assert "nan" in failure(check_close, "g", [float("nan")], [1.0]).hint
+
+
+def test_accumulation_is_blamed_only_where_a_grad_was_involved() -> None:
+    for name in ("x.grad", "grad_after_two", "h_grad", "w.grad after 3 chunks"):
+        assert "without zeroing" in failure(check_close, name, [2.0, 4.0], [1.0, 2.0]).hint
+        assert "zeroed after backward()" in failure(check_close, name, [0.0, 0.0], [1.0, 2.0]).hint
+    for name in ("central_difference(sin, 1, 1e-3)", "jacobian_by_hand(x)", "gradient of p"):
+        assert failure(check_close, name, [2.0, 4.0], [1.0, 2.0]).hint == "exactly twice the expected value."
+        assert failure(check_close, name, [0.0, 0.0], [1.0, 2.0]).hint == "all zeros, but the expected values are not."
+    assert "without zeroing" in failure(check_close, "slope", 10.0, 5.0, accumulated=True).hint
+    assert "zeroing" not in failure(check_close, "x.grad", 10.0, 5.0, accumulated=False).hint
+    assert "twice" in failure(check_grad, lambda x: SquareTwiceTooBig.apply(x).sum(), torch.ones(2)).hint
+    assert "zeroing" not in failure(check_grad, lambda x: SquareTwiceTooBig.apply(x).sum(), torch.ones(2)).hint
+
+
+def test_a_known_mistake_is_named_first_and_alone() -> None:
+    halves = [(lambda got: got < 0, "negative: descent subtracts."), (2.0, "divide by 2h, not by h.")]
+    error = failure(check_close, "estimate", 2.0, 1.0, hint="the author's general words", mistakes=halves)
+    assert error.hint == "divide by 2h, not by h."
+    assert failure(check_close, "estimate", -3.0, 1.0, mistakes=halves).hint == "negative: descent subtracts."
+    assert failure(check_close, "estimate", 7.0, 1.0, hint="the author's words", mistakes=halves).hint == \
+        "the author's words"
+    check_close("estimate", 1.0, 1.0, mistakes=[(lambda got: True, "never said for a right answer")])
+    node = failure(check_equal, "node_name(p * 2)", "<MulBackward0 object>", "MulBackward0",
+                   mistakes=[(lambda got: "object" in got, "use .name(): str() of a node shows its address.")])
+    assert node.hint == "use .name(): str() of a node shows its address."
+    assert failure(check_grad, lambda x: SquareTwiceTooBig.apply(x).sum(), torch.ones(2),
+                   mistakes=[(lambda g: True, "four times x: the 2 of x² taken twice")]).hint == \
+        "four times x: the 2 of x² taken twice"
+
+
+def test_what_the_answer_is_comes_before_the_authors_hint_about_values() -> None:
+    missing = failure(check_close, "grad_b", None, 7.0, hint="∂g/∂b = a + 2b")
+    assert "requires_grad=True" in missing.hint and "a + 2b" not in missing.hint
+    shape = failure(check_close, "result[1]", torch.zeros(()), [[0.0] * 3] * 2, hint="zeros of its shape")
+    assert "zeros_like" in shape.hint and "summed back" not in shape.hint and "broadcast together" not in shape.hint
+    assert "zeros of its shape" not in shape.hint
+    assert "cut the graph" in failure(check_grad, lambda x: (x.detach() * 2).sum(), torch.ones(2), hint="no").hint
+
+
+def test_a_check_that_asks_for_a_float_says_so_when_it_gets_a_tensor() -> None:
+    tensor_answer = failure(check_close, "derivative(f, 3.0)", torch.tensor(6.0), 6.0, python_float=True)
+    assert (tensor_answer.check, tensor_answer.expected) == ("type of derivative(f, 3.0)", "a Python float")
+    assert "is a tensor, where a Python float is asked for" in tensor_answer.hint and ".item()" in tensor_answer.hint
+    check_close("derivative(f, 3.0)", 6.0, 6.0, python_float=True)
+    check_close("derivative(f, 3.0)", np.float64(6.0), 6.0, python_float=True)  # numpy's float64 is a float
+    pair = failure(check_close, "partials(f, 2, -1)", (torch.tensor(-13.0), 4.0), (-13.0, 4.0), python_float=True)
+    assert pair.expected == "a tuple of Python floats" and "partials(f, 2, -1)[0] is a tensor" in pair.hint
+    assert ".tolist()" in failure(check_close, "slopes", torch.tensor([1.0, 2.0]), [1.0, 2.0], python_float=True).hint
+    assert "n is an int, where a Python float is asked for" in failure(check_close, "n", 3, 3.0, python_float=True).hint
+
+
+def test_check_equal_says_what_kind_of_value_it_got() -> None:
+    node = torch.tensor([1.0], requires_grad=True) * 2
+    assert "expected a string, got" in failure(check_equal, "node_name(p * 2)", node.grad_fn, "MulBackward0").hint
+    assert "write just 'MulBackward0'" in failure(check_equal, "n", "<MulBackward0 at 0x1>", "MulBackward0").hint
 
 
 def test_check_close_without_a_known_mistake_points_at_the_largest_difference() -> None:
@@ -281,10 +339,11 @@ def test_a_failed_check_becomes_a_short_report_not_a_traceback(monkeypatch: pyte
     assert error._render_traceback_() == plain
 
 
-def test_an_unanswered_exercise_is_not_attempted_yet(no_color: None) -> None:
-    with pytest.raises(NotAttempted) as info, exercise("leaf-3", points=2):
+def test_an_unanswered_exercise_is_not_attempted_yet_and_says_so_without_raising(
+        capsys: pytest.CaptureFixture, no_color: None) -> None:
+    with exercise("leaf-3", points=2):  # printed, not raised: "Run all" on an untouched notebook goes on
         check_close("h_grad", h_grad, 1.0)  # noqa: F821  (the answer cell has not defined it)
-    first, *rest = str(info.value).splitlines()
+    first, *rest = capsys.readouterr().out.splitlines()
     assert first == "✘ leaf-3 not attempted yet (0/2 points)" and rest[0].startswith("  todo:     `h_grad` is not")
     assert " ".join(" ".join(rest).split()) == "todo: `h_grad` is not defined. Run the cells above this one, your " \
         "answer cell included (replace `raise NotImplementedError()` with your answer), then run this cell again."
@@ -292,8 +351,105 @@ def test_an_unanswered_exercise_is_not_attempted_yet(no_color: None) -> None:
     def leaves(t):
         raise NotImplementedError()
 
-    with pytest.raises(NotAttempted, match="still raises NotImplementedError"), exercise("leaf-4", points=3):
+    with exercise("leaf-4", points=3):  # the placeholder of notebooks released before `...`
         leaves(None)
+    assert "still raises NotImplementedError" in capsys.readouterr().out
+
+
+def _placeholder_leaves(t):
+    """A learner's function as release leaves it."""
+    # YOUR CODE HERE
+    ...
+
+
+def _answered_leaves(t):
+    return [t]
+
+
+def test_a_function_that_still_holds_the_placeholder_is_not_attempted(capsys: pytest.CaptureFixture,
+                                                                       no_color: None) -> None:
+    names = {"exercise": exercise, "check_equal": check_equal, "torch": torch, "leaves": _placeholder_leaves}
+    run_cell('with exercise("leaf-4", points=3):\n    check_equal("leaves(x)", leaves(torch.ones(1)), ["x"])', names)
+    report = capsys.readouterr().out
+    assert report.startswith("✘ leaf-4 not attempted yet (0/3 points)")
+    assert "`leaves` still holds the placeholder `...`" in report
+    run_cell("def count(t):\n    return len(leaves(t))", names)  # found through another function of the learner's
+    run_cell('with exercise("leaf-5"):\n    check_equal("count(x)", count(torch.ones(1)), 1)', names)
+    assert "`leaves` still holds the placeholder" in capsys.readouterr().out
+    names["leaves"] = _answered_leaves
+    with pytest.raises(ExerciseFailed, match="leaves"):  # an answer is judged
+        run_cell('with exercise("leaf-4", points=3):\n    check_equal("leaves(x)", len(leaves(torch.ones(1))), 2)',
+                 names)
+
+
+_CELLS = itertools.count(1)
+
+
+def run_cell(source: str, namespace: dict) -> None:
+    """Run ``source`` the way IPython runs a notebook cell: module-level code in the notebook's namespace, its
+    source kept in linecache under the cell's own file name."""
+    name = f"<cell {next(_CELLS)}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)
+    exec(compile(source, name, "exec"), namespace)
+
+
+def test_a_check_cell_leaves_the_notebooks_names_as_it_found_them(capsys: pytest.CaptureFixture) -> None:
+    notebook_names = {"exercise": exercise, "check_close": check_close, "x": "the learner's x"}
+    run_cell('with exercise("e-1"):\n    x = 2.0\n    y = x * 3\n    check_close("y", y, 6.0)', notebook_names)
+    assert notebook_names["x"] == "the learner's x" and "y" not in notebook_names
+    with pytest.raises(ExerciseFailed):
+        run_cell('with exercise("e-2"):\n    x = 1.0\n    check_close("x", x, 6.0)', notebook_names)
+    assert notebook_names["x"] == "the learner's x"
+    assert "✔ e-1 passed" in capsys.readouterr().out
+
+
+def test_an_answer_cell_that_raised_is_reported_with_its_error(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture, no_color: None) -> None:
+    module = importlib.import_module("tinygrad_edu.grading.exercise")
+
+    class Shell:  # where the watcher keeps what it learned
+        _tinygrad_edu_watch = {"errors": {}, "released": True}
+
+    def run_watched(source: str, namespace: dict) -> None:
+        """Run a cell as IPython does, and tell the watcher how it ended."""
+        try:
+            run_cell(source, namespace)
+            error = None
+        except Exception as e:
+            error = e
+        info = type("Info", (), {"raw_cell": source})
+        module._after_cell(type("Result", (), {"info": info, "error_in_exec": error, "error_before_exec": None}))
+
+    monkeypatch.setattr(module, "_shell", lambda: Shell)
+    names = {"exercise": exercise, "check_close": check_close, "g_squares": "from an earlier run"}
+    answer = "y = 1\ng_sum = y + 1\nif graph_freed:\n    raise RuntimeError('Trying to backward through the graph " \
+        "a second time')\ng_squares = 1.0"
+    names["graph_freed"] = True
+    run_watched(answer, names)  # it stopped before g_squares
+    assert set(Shell._tinygrad_edu_watch["errors"]) == {"g_squares"}
+    check = 'with exercise("backward-4"):\n    check_close("g_squares", g_squares, 1.0)'
+    with pytest.raises(ExerciseFailed) as info:  # not judged on the value an earlier run left
+        run_cell(check, names)
+    report = " ".join(str(info.value).split())
+    assert report.startswith("✘ backward-4 failed (0/1 points) error: RuntimeError: Trying to backward through the "
+                             "graph a second time (the cell stopped there, before it defined `g_squares`) where: the "
+                             "cell that defines `g_squares`, line 4")
+    assert "retain_graph=True" in report
+    with pytest.raises(ExerciseFailed) as info:  # a check that fails before it uses g_squares is judged as usual
+        run_cell('with exercise("backward-4"):\n    check_close("g_sum", g_sum, 3.0)\n'
+                 '    check_close("g_squares", g_squares, 1.0)', names)
+    assert str(info.value).splitlines()[1] == "  check:    g_sum"
+    names["graph_freed"] = False
+    run_watched(answer, names)  # run again, without error: forgotten
+    assert Shell._tinygrad_edu_watch["errors"] == {}
+    run_cell(check, names)
+    assert "✔ backward-4 passed" in capsys.readouterr().out
+    run_watched("with exercise('x'):\n    z = 1\n    raise RuntimeError('a check cell')", names)
+    assert Shell._tinygrad_edu_watch["errors"] == {}  # check cells define nothing
+    run_cell('with exercise("e"):\n    check_close("z", z, 1.0)', names)
+    todo = " ".join(capsys.readouterr().out.split())  # an untouched answer cell of a released notebook ran
+    assert todo == "✘ e not attempted yet (0/1 points) todo: `z` is not defined. Write your answer in the answer " \
+        "cell above (where it says `# YOUR CODE HERE`) and run it, and the cells above it, then run this cell again."
 
 
 def test_other_errors_name_the_exception_and_the_learners_line(no_color: None) -> None:
@@ -358,7 +514,7 @@ def test_release_replaces_answers_strips_hidden_tests_and_marks_cells() -> None:
     assert parsed.max_points == 2
     out = parsed.released("solutions/t.ipynb")
     answer, written, check = (notebook.source_text(c["source"]) for c in out["cells"][1:])
-    assert answer == "def f(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()"
+    assert answer == "def f(x):\n    # YOUR CODE HERE\n    ..."
     assert written == "Why?\n\nYOUR ANSWER HERE"
     assert check == 'with exercise("ex-1", points=2):\n    check_close("f(1)", f(1), 2)'
     assert out["cells"][3]["metadata"] == {
@@ -610,7 +766,7 @@ def test_a_solved_exercise_notebook_found_by_its_file_name_gets_full_marks(grade
 def test_edited_deleted_crashing_and_exiting_cells_cost_only_their_own_points(graded: dict) -> None:
     result = graded["results"]["mixed"]
     assert statuses(result) == {"leaf-1": "failed", "leaf-2": "not attempted", "leaf-3": "passed",
-                                "leaf-4": "failed", "leaf-5": "not attempted", "leaf-6": "passed", "leaf-7": "passed"}
+                                "leaf-4": "failed", "leaf-5": "failed", "leaf-6": "passed", "leaf-7": "passed"}
     assert result["points"] == 6
     exercises = {e["exercise"]: e for e in result["exercises"]}
     assert exercises["leaf-1"]["edited"] and not exercises["leaf-1"]["deleted"]  # graded on the original check
@@ -618,6 +774,7 @@ def test_edited_deleted_crashing_and_exiting_cells_cost_only_their_own_points(gr
     assert exercises["leaf-3"]["deleted"] and exercises["leaf-3"]["points"] == 2  # put back, and it passes
     assert "AttributeError: 'MulBackward0' object has no attribute 'variable'" in exercises["leaf-4"]["report"]
     assert "in leaves(): return [t.grad_fn.variable]" in exercises["leaf-4"]["report"]
+    assert "error:    SyntaxError" in exercises["leaf-5"]["report"]  # attempted, and it did not run
     notes = "\n".join(result["notes"])
     assert "check cell leaf-1 was edited: graded with the original" in notes
     assert "check cell leaf-3 was deleted: the original was put back" in notes
@@ -689,7 +846,7 @@ def test_the_table_csv_and_saved_notebooks(graded: dict) -> None:
     good = next(line for line in table.splitlines() if line.startswith(str(graded["paths"]["good"])))
     assert good.split()[1:] == ["2/2", "2/2", "2/2", "3/3", "2/2", "2/2", "2/2", "15/15"]
     mixed = next(line for line in table.splitlines() if line.startswith(str(graded["paths"]["mixed"])))
-    assert re.sub(r"\s+", " ", mixed).endswith("0/2 ✘ 0/2 · 2/2 0/3 ✘ 0/2 · 2/2 2/2 6/15")
+    assert re.sub(r"\s+", " ", mixed).endswith("0/2 ✘ 0/2 · 2/2 0/3 ✘ 0/2 ✘ 2/2 2/2 6/15")
     assert "✘ failed   · not attempted" in table and "not graded: " in table
     rows = list(csv.DictReader((graded["root"] / "grades.csv").open()))
     total = next(r for r in rows if r["submission"] == str(graded["paths"]["mixed"]) and r["exercise"] == "total")

@@ -89,7 +89,7 @@ LAYERS = [
     {"core"},
     {"ops", "autograd", "_creation"},
     {"_tensor", "_functions", "_serialization"},
-    {"nn", "optim"},
+    {"nn", "optim", "linalg"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

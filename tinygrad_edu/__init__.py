@@ -11,9 +11,12 @@
 * ``viz``, ``teach``, ``grading``: for learners and instructors
 """
 
+from math import e, inf, nan, pi
+
 from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
 )

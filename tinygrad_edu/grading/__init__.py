@@ -7,10 +7,12 @@ In an exercise notebook (what learners use)::
     with exercise("leaf-2", points=2):
         check_tensor("w", w, requires_grad=True, is_leaf=True, grad_fn=None)
 
-* ``exercise(grade_id, points)``: one graded part; prints ``✔ leaf-2 passed (2/2 points)`` or a short
-  report of what failed and why (``exercise.py``)
+* ``exercise(grade_id, points)``: one graded part; prints ``✔ leaf-2 passed (2/2 points)``, "not attempted
+  yet" (printed, so that Run all goes on), or a short report of what failed and why, the learner's own
+  errors included (``exercise.py``)
 * ``check_close``, ``check_equal``, ``check_tensor``, ``check_grad``, ``check_raises``: the checks, each
-  with hints about the usual mistakes (``checks.py``)
+  with hints about the usual mistakes where their cause is possible, and ``mistakes=`` for the ones an
+  exercise knows (``checks.py``)
 
 For instructors (``python -m tinygrad_edu.grading --help``, or the ``tinygrad-edu`` command):
 

@@ -43,7 +43,8 @@ def show(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 4] + " ..."
 
 
-_VALUES = {"check", "expected", "got", "where"}  # shown as they are; other labels hold prose, wrapped
+_VALUES = {"check", "expected", "got", "where"}
+_CODE = re.compile(r"`[^`]+`")  # shown as they are; other labels hold prose, wrapped
 
 
 def field(label: str, text: str, colour: bool, style: str | None = None, width: int = 100) -> list[str]:
@@ -52,7 +53,10 @@ def field(label: str, text: str, colour: bool, style: str | None = None, width: 
     lines: list[str] = []
     for i, paragraph in enumerate(text.splitlines() or [""]):
         # Values (tensors, lists) keep their own line breaks; prose is wrapped.
-        wrapped = None if label in _VALUES else textwrap.wrap(paragraph, width - len(head), break_on_hyphens=False)
+        # Code in backticks stays on one line: its spaces become no-break spaces while wrapping.
+        whole = _CODE.sub(lambda m: m.group(0).replace(" ", "\xa0"), paragraph)
+        wrapped = None if label in _VALUES else [piece.replace("\xa0", " ") for piece in
+                                                 textwrap.wrap(whole, width - len(head), break_on_hyphens=False)]
         for j, piece in enumerate(wrapped or [paragraph]):
             body = paint(piece, style, colour) if style else piece
             first = i == 0 and j == 0

@@ -7,10 +7,19 @@ Every check either returns quietly or raises ``CheckFailed``, which carries four
     got:      False
     hint:     w has grad_fn=<MulBackward0>: it is the result of an operation ...
 
-The hints are where the teaching happens. A wrong number is compared with the usual mistakes before it is
-reported: a gradient exactly twice too big almost always means ``backward()`` ran twice without zeroing
-``.grad``; all zeros means the gradient was zeroed at the wrong moment; a shape that merely broadcasts
-against the right one hides a missing sum. Authors can pass ``hint=`` to any check to say more.
+The hints are where the teaching happens, and a hint must name the mistake the learner made, not one they
+could not have made. So a hint is chosen in this order:
+
+1. **A mistake the author knows.** ``mistakes=[(wrong, "what it means"), ...]``: when the answer equals
+   ``wrong`` (a value, or a predicate on the answer), its words are the hint and nothing else is said.
+   ``check_close("central_difference(...)", got, want, mistakes=[(2 * want, "divide by 2h, not h")])``.
+2. **What the answer is, if it is not what was asked**: ``None``, not a number, a tensor where a Python
+   float is asked for (``python_float=True``), a shape that differs.
+3. **The usual mistakes, where they are possible**, then the author's ``hint`` (for a value that is wrong).
+   A gradient exactly twice too big means ``backward()`` ran twice without zeroing ``.grad`` only if the value
+   came out of ``.grad`` (``accumulated``, by default: its name reads like one, ``x.grad``, ``grad_b``,
+   ``h_grad``); elsewhere the check says only "exactly twice". A shape that broadcasts against the right one
+   is blamed on a missing sum only when it is bigger.
 
 The checks are plain functions: call them inside ``with exercise(...)`` (``exercise.py``), which turns a
 failure into a short report instead of a stack trace.
@@ -18,6 +27,7 @@ failure into a short report instead of a stack trace.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import warnings
@@ -27,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import tensor
+from .._dtype import bool as bool_dtype
 from .._tensor import Tensor
 from ..autograd.engine import grad as autograd_grad
 from ..autograd.gradcheck import _numerical_jacobians
@@ -80,31 +91,69 @@ def _grad_fn_name(t: Tensor) -> str | None:
     return None if t.grad_fn is None else type(t.grad_fn).__name__
 
 
+# A mistake the author knows: (the wrong answer, or a predicate on the answer) and what it means.
+Mistake = tuple[Any, str]
+
+_GRAD_NAME = re.compile(r"\.grad\b|\bgrad_|_grad\b|^grad$")
+
+
+def _is_accumulated(name: str, accumulated: bool | None) -> bool:
+    """Whether a value may have come out of ``.grad``, where backward() adds up (see the module docstring)."""
+    return bool(_GRAD_NAME.search(name)) if accumulated is None else accumulated
+
+
+def _known_mistake(got: Any, mistakes: Sequence[Mistake], same: Callable[[Any, Any], bool]) -> str | None:
+    """The words of the first of ``mistakes`` that ``got`` makes, if any."""
+    for wrong, words in mistakes:
+        try:
+            made = bool(wrong(got)) if callable(wrong) else same(got, wrong)
+        except Exception:  # a predicate written for numbers, given something else: not this mistake
+            made = False
+        if made:
+            return words
+    return None
+
+
+def _same_numbers(got: Any, wrong: Any, rtol: float, atol: float) -> bool:
+    a, b = _array(got), _array(wrong)
+    return a is not None and b is not None and a.shape == b.shape and bool(np.allclose(a, b, rtol=rtol, atol=atol))
+
+
+def _hints(*hints: str | None) -> str | None:
+    return "\n".join(h for h in hints if h) or None
+
+
 def _none_hint(name: str) -> str:
     if "grad" in name:
-        return (f"{name} is None. backward() fills .grad only for leaf tensors that require grad; for an "
-                "intermediate (non-leaf) tensor call .retain_grad() on it before backward(). Also check that "
-                "backward() was called at all.")
+        return (f"{name} is None. backward() fills .grad only for leaf tensors that require grad (create them with "
+                "requires_grad=True); for an intermediate (non-leaf) tensor call .retain_grad() on it before "
+                "backward(). Also check that backward() was called at all.")
     return f"{name} is None: did a function forget to `return` its result?"
 
 
 def _shape_hint(got: tuple[int, ...], expected: tuple[int, ...]) -> str:
-    if int(np.prod(got)) == int(np.prod(expected)) == 1:
+    size, wanted = int(np.prod(got)), int(np.prod(expected))
+    if size == wanted == 1:
         return ("a single number: a 0-d tensor has shape () while a one-element tensor has shape (1,). "
                 "Use .reshape(()) or .squeeze(), or index the element you want.")
-    if int(np.prod(got)) == int(np.prod(expected)):
+    if size == wanted:
         return "the same number of elements in another arrangement: a transposed matrix (.T) or a wrong reshape?"
     try:
         np.broadcast_shapes(got, expected)
     except ValueError:
         return "check the sizes of the tensors it was computed from."
+    if size < wanted:
+        return (f"fewer numbers than expected: shape {got} would be stretched to {expected} in arithmetic, but the "
+                f"answer itself must have shape {expected}. To make zeros (or ones) shaped like a tensor t, use "
+                "torch.zeros_like(t).")
     return ("these shapes broadcast together, so arithmetic with them runs and hides the mistake. A gradient "
             "always has exactly the shape of its tensor: where broadcasting stretched a tensor, its gradient "
             "must be summed back over the stretched dimensions (e.g. .sum(dim=0)).")
 
 
-def _diagnose(got: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -> str | None:
-    """The likely mistake behind ``got`` (shaped like ``expected`` but not close to it), if it is a usual one."""
+def _diagnose(got: np.ndarray, expected: np.ndarray, atol: float, rtol: float, accumulated: bool) -> str | None:
+    """The likely mistake behind ``got`` (shaped like ``expected`` but not close to it), if it is a usual one.
+    Accumulation in ``.grad`` is named as a cause only when the value may have come from ``.grad``."""
 
     def close(a: np.ndarray, b: np.ndarray) -> bool:
         return bool(np.allclose(a, b, rtol=rtol, atol=atol))
@@ -115,14 +164,13 @@ def _diagnose(got: np.ndarray, expected: np.ndarray, atol: float, rtol: float) -
         if not np.any(got):
             return ("all zeros, but the expected values are not. Was .grad zeroed after backward() instead of "
                     "before it? Or is this the .grad tensor itself, zeroed in place later by .zero_()? Keep a "
-                    "copy with .clone().")
-        if close(got, 2 * expected):
-            return ("exactly twice the expected value. If this is a gradient: backward() ran twice without "
-                    "zeroing .grad in between, and gradients add up in .grad.")
-        for k in (3, 4, 5):
+                    "copy with .clone().") if accumulated else "all zeros, but the expected values are not."
+        for k in (2, 3, 4, 5):
             if close(got, k * expected):
-                return (f"exactly {k} times the expected value. If this is a gradient: backward() ran {k} times "
-                        "without zeroing .grad in between, and gradients add up in .grad.")
+                times = "twice" if k == 2 else f"{k} times"
+                return (f"exactly {times} the expected value. If this is a gradient: backward() ran {times} without "
+                        "zeroing .grad in between, and gradients add up in .grad.") if accumulated else \
+                    f"exactly {times} the expected value."
         if close(got, -expected):
             return "the sign is flipped: a subtraction the wrong way round, or a missing minus sign?"
     if got.ndim == 2 and got.shape[0] == got.shape[1] and close(got.T, expected):
@@ -140,33 +188,68 @@ def _largest_difference(got: np.ndarray, expected: np.ndarray) -> str | None:
     return f"largest difference at index {where}: expected {expected[index]:.6g}, got {got[index]:.6g}"
 
 
+def _not_python_float(name: str, got: Any, expected: Any) -> str | None:
+    """Why ``got`` is not a Python float (or a list or tuple of them, as ``expected`` is); None if it is."""
+    many = isinstance(expected, (list, tuple))
+    if many and not isinstance(got, (list, tuple)):
+        return (f"{name} is a {type(got).__name__}, where a {type(expected).__name__} of Python floats is asked for"
+                + (": .tolist() turns a tensor into a list of floats." if isinstance(got, Tensor) else "."))
+    for i, value in enumerate(got if many else [got]):
+        if isinstance(value, float):  # numpy's float64 is a float too
+            continue
+        what = f"{name}[{i}]" if many else name
+        if isinstance(value, Tensor):
+            return (f"{what} is a tensor, where a Python float is asked for: .item() turns a one-number tensor into "
+                    "a float (x.grad.item()).")
+        kind = type(value).__name__
+        return f"{what} is {'an' if kind[0] in 'aeiou' else 'a'} {kind}, where a Python float is asked for: convert " \
+            "it with float(...)."
+    return None
+
+
 # -- the checks -------------------------------------------------------------------------------------------
 def check_close(name: str, got: Any, expected: Any, *, atol: float = 1e-6, rtol: float = 1e-5,
-                hint: str | None = None) -> None:
+                hint: str | None = None, mistakes: Sequence[Mistake] = (), python_float: bool = False,
+                accumulated: bool | None = None) -> None:
     """Check that ``got`` (a tensor, array, number or list) has ``expected``'s shape and values.
 
     Values match when ``|got - expected| <= atol + rtol * |expected|`` everywhere (numpy's ``allclose``).
     Shapes must match exactly: a gradient of shape (3, 1) where (3,) is expected is a mistake, even
     though the two would broadcast. ``name`` is how the learner's code spells the value (``"w.grad"``).
+
+    ``mistakes``: known wrong answers, ``(value or predicate, words)``, checked first (module docstring).
+    ``python_float``: the answer must be a Python float (or a list or tuple of them, like ``expected``).
+    ``hint``: what to say about a wrong value. ``accumulated``: whether the value may come out of ``.grad``.
     """
     want = _array(expected)
     if want is None:
         raise TypeError(f"check_close: the expected value for {name} must be numbers, not {type(expected).__name__}")
+    same = functools.partial(_same_numbers, rtol=rtol, atol=atol)
+    known = _known_mistake(got, mistakes, same)
+    if known and not same(got, expected):
+        raise CheckFailed(name, expected=show(expected), got=show(got), hint=known)
     if got is None:
-        raise CheckFailed(name, expected=show(expected), got="None", hint=hint or _none_hint(name))
+        raise CheckFailed(name, expected=show(expected), got="None", hint=_none_hint(name))
+    if python_float:
+        problem = _not_python_float(name, got, expected)
+        if problem:
+            kind = f"a {type(expected).__name__} of Python floats" if isinstance(expected, (list, tuple)) else \
+                "a Python float"
+            raise CheckFailed(f"type of {name}", expected=kind, got=f"{show(got)} (a {type(got).__name__})",
+                              hint=problem)
     have = _array(got)
     if have is None:
         raise CheckFailed(name, expected=show(expected), got=f"{show(got)} (a {type(got).__name__})",
-                          hint=hint or "expected numbers: a tensor, a number or a list of numbers.")
+                          hint="expected numbers: a tensor, a number or a list of numbers.")
     if have.shape != want.shape:
         raise CheckFailed(f"{name}.shape" if isinstance(got, Tensor) else f"shape of {name}",
                           expected=str(want.shape), got=f"{have.shape}: {show(got)}",
-                          hint=hint or _shape_hint(have.shape, want.shape))
+                          hint=_shape_hint(have.shape, want.shape))
     if np.allclose(have, want, rtol=rtol, atol=atol, equal_nan=True):
         return
-    likely = _diagnose(have, want, atol, rtol)
+    likely = _diagnose(have, want, atol, rtol, _is_accumulated(name, accumulated))
     raise CheckFailed(name, expected=show(expected), got=show(got), diff=_largest_difference(have, want),
-                      hint="\n".join(h for h in (hint, likely) if h) or None)
+                      hint=_hints(likely, hint))
 
 
 def _first_difference(got: Any, expected: Any, path: str = "") -> tuple[str, Any, Any] | None:
@@ -200,24 +283,33 @@ def _kind_hint(got: Any, expected: Any) -> str | None:
         return f"you wrote the string {got!r}: write {expected!r} without quotes."
     if isinstance(expected, bool) and not isinstance(got, bool):
         return f"expected a bool (True or False), got {show(got)} (a {type(got).__name__})."
-    if isinstance(expected, str) and isinstance(got, str) and got.strip("<> ") == expected:
-        return f"write just the name: {expected!r}."
+    if isinstance(expected, str) and isinstance(got, str):
+        if got.strip("<> ") == expected:
+            return f"write just the name: {expected!r}."
+        if expected and expected in got:
+            return f"the string holds more than the name: write just {expected!r}."
+    if isinstance(expected, str) and got is not None and not isinstance(got, str):
+        return f"expected a string, got {show(got)} (a {type(got).__name__})."
     return None
 
 
-def check_equal(name: str, got: Any, expected: Any, *, hint: str | None = None) -> None:
+def check_equal(name: str, got: Any, expected: Any, *, hint: str | None = None,
+                mistakes: Sequence[Mistake] = ()) -> None:
     """Check that ``got == expected`` exactly, for answers that are not numbers to compare loosely:
     bools, strings, None, and lists, tuples or dicts of them. Types count (``True`` is not ``1`` or
     ``"True"``). Tensors and arrays are compared element by element, shapes included.
+    ``mistakes``: known wrong answers, ``(value or predicate, words)``, checked first (module docstring).
     """
     if isinstance(got, (Tensor, np.ndarray)) or isinstance(expected, (Tensor, np.ndarray)):
         have, want = _array(got), _array(expected)
         if have is not None and want is not None and have.shape == want.shape and np.array_equal(have, want):
             return
-        raise CheckFailed(name, expected=show(expected), got=show(got), hint=hint)
+        raise CheckFailed(name, expected=show(expected), got=show(got),
+                          hint=_known_mistake(got, mistakes, lambda g, w: g is w) or hint)
     found = _first_difference(got, expected)
     if found is None:
         return
+    known = _known_mistake(got, mistakes, lambda g, w: _first_difference(g, w) is None)
     path, g, e = found
     detail = None if not path else f"at {name}{path}: expected {show(e)}, got {show(g)}"
     if isinstance(g, dict) and isinstance(e, dict):  # the keys differ: say which
@@ -225,9 +317,8 @@ def check_equal(name: str, got: Any, expected: Any, *, hint: str | None = None) 
         parts = ([f"missing keys: {', '.join(missing)}"] if missing else []) + \
             ([f"keys not expected: {', '.join(extra)}"] if extra else [])
         detail = (f"at {name}{path}: " if path else "") + "; ".join(parts)
-    likely = _kind_hint(g, e)
     raise CheckFailed(name, expected=show(expected), got=show(got), diff=detail,
-                      hint="\n".join(h for h in (hint, likely) if h) or None)
+                      hint=known or _hints(_kind_hint(g, e), hint))
 
 
 def check_tensor(name: str, t: Any, *, shape: Sequence[int] = _UNSET, dtype: Any = _UNSET,
@@ -235,16 +326,16 @@ def check_tensor(name: str, t: Any, *, shape: Sequence[int] = _UNSET, dtype: Any
                  hint: str | None = None) -> None:
     """Check a tensor's autograd facts: any of ``shape``, ``dtype``, ``requires_grad``, ``is_leaf`` and
     ``grad_fn`` (a node name such as ``"MulBackward0"``, or None for "no grad_fn", i.e. a leaf).
-    Only the facts given are checked, in that order."""
+    Only the facts given are checked, in that order. A failed fact's own explanation comes first, then
+    ``hint``."""
     if not isinstance(t, Tensor):
         what = "None: did a function forget to `return`?" if t is None else f"a {type(t).__name__}"
         raise CheckFailed(f"{name} is a tensor", expected="a tinygrad_edu.Tensor", got=f"{show(t)} ({what})",
-                          hint=hint or "create tensors with tinygrad_edu.tensor(...), ones(...), randn(...) ...")
+                          hint="create tensors with tinygrad_edu.tensor(...), ones(...), randn(...) ...")
     made_by = _grad_fn_name(t)
 
     def fail(fact: str, want: Any, have: Any, why: str) -> None:
-        raise CheckFailed(f"{name}.{fact}", expected=show(want), got=show(have),
-                          hint="\n".join(h for h in (hint, why) if h))
+        raise CheckFailed(f"{name}.{fact}", expected=show(want), got=show(have), hint=_hints(why, hint))
 
     not_a_leaf = (f"{name} has grad_fn=<{made_by}>: it is the result of an operation on a tensor that requires "
                   "grad, so it is not a leaf. The classic case is a scaled random weight: randn(..., "
@@ -256,8 +347,12 @@ def check_tensor(name: str, t: Any, *, shape: Sequence[int] = _UNSET, dtype: Any
     if shape is not _UNSET and tuple(t.shape) != tuple(shape):
         fail("shape", tuple(shape), tuple(t.shape), _shape_hint(tuple(t.shape), tuple(shape)))
     if dtype is not _UNSET and t.dtype != dtype:
-        why = ("integer data makes an integer tensor: write 1.0 instead of 1, or pass dtype=tinygrad_edu.float32."
-               if not t.is_floating_point() else f"convert with .to({dtype}) or create it with dtype={dtype}.")
+        if t.dtype == bool_dtype:
+            why = f"a comparison such as (x > 0) makes a bool tensor: convert it with .float() (or .to({dtype}))."
+        elif not t.is_floating_point():
+            why = "integer data makes an integer tensor: write 1.0 instead of 1, or pass dtype=tinygrad_edu.float32."
+        else:
+            why = f"convert with .to({dtype}) or create it with dtype={dtype}."
         fail("dtype", dtype, t.dtype, why)
     if requires_grad is not _UNSET and t.requires_grad != requires_grad:
         if requires_grad:
@@ -281,7 +376,7 @@ def check_tensor(name: str, t: Any, *, shape: Sequence[int] = _UNSET, dtype: Any
                    f"<{made_by}>. Which operation ran last?")
         raise CheckFailed(f"{name}.grad_fn", expected="None" if grad_fn is None else f"<{grad_fn}>",
                           got="None" if made_by is None else f"<{made_by}>",
-                          hint="\n".join(h for h in (hint, why) if h))
+                          hint=_hints(why, hint))
 
 
 def _parameter_names(fn: Callable, n: int) -> list[str]:
@@ -295,7 +390,8 @@ def _parameter_names(fn: Callable, n: int) -> list[str]:
 
 def check_grad(fn: Callable[..., Tensor], inputs: Tensor | Sequence[Tensor], *,
                grad: Tensor | Sequence[Tensor] | Callable[..., Any] | None = None, name: str | None = None,
-               eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3, hint: str | None = None) -> None:
+               eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3, hint: str | None = None,
+               mistakes: Sequence[Mistake] = ()) -> None:
     """Check a gradient of ``fn`` (a function of tensors returning one number) against numerical
     differentiation: central differences ``(f(x + eps) - f(x - eps)) / (2 eps)`` in float64, one number of
     the input at a time (the machinery of ``tinygrad_edu.autograd.gradcheck``).
@@ -304,6 +400,10 @@ def check_grad(fn: Callable[..., Tensor], inputs: Tensor | Sequence[Tensor], *,
     ``Function`` or a learner's ``fn``. With ``grad`` (a tensor per input, or a function of the inputs
     returning them), the gradient checked is the one given: use it for "derive df/dx by hand".
     The inputs are copied to float64 first, so the learner's tensors are not touched.
+
+    ``hint`` is for a wrong gradient; ``mistakes``, known wrong gradients ``(value or predicate, words)``,
+    are compared with the gradient of the input that failed. A gradient computed here is fresh, so a wrong
+    multiple is never blamed on accumulation in ``.grad``.
     """
     xs = [inputs] if isinstance(inputs, Tensor) else list(inputs)
     if not xs or not all(isinstance(x, Tensor) for x in xs):
@@ -314,13 +414,13 @@ def check_grad(fn: Callable[..., Tensor], inputs: Tensor | Sequence[Tensor], *,
     out = fn(*xs)
     if not isinstance(out, Tensor) or out.numel() != 1:
         raise CheckFailed(f"{label}(...) returns one number", expected="a tensor with one element",
-                          got=show(out), hint=hint or "reduce the result to one number (e.g. .sum()), and "
-                          "make sure the function ends with `return`.")
+                          got=show(out), hint="reduce the result to one number (e.g. .sum()), and make sure the "
+                          "function ends with `return`.")
     if grad is None:
         if not out.requires_grad:
             raise CheckFailed(f"{label}(...).grad_fn", expected="a grad_fn (the result depends on the inputs)",
-                              got="None", hint=hint or "the computation left autograd: numpy, .item(), "
-                              ".detach(), .data or no_grad() inside the function cut the graph.")
+                              got="None", hint="the computation left autograd: numpy, .item(), .detach(), .data or "
+                              "no_grad() inside the function cut the graph.")
         analytical = list(autograd_grad(out, xs, allow_unused=True))
         source = "autograd"
     else:
@@ -328,25 +428,24 @@ def check_grad(fn: Callable[..., Tensor], inputs: Tensor | Sequence[Tensor], *,
         analytical = [given] if isinstance(given, Tensor) or not isinstance(given, (list, tuple)) else list(given)
         if len(analytical) != len(xs):
             raise CheckFailed(f"gradients of {label}", expected=f"{len(xs)} gradient(s), one per input",
-                              got=f"{len(analytical)}", hint=hint)
+                              got=f"{len(analytical)}", hint="return one gradient per input, in the inputs' order.")
         source = "your gradient"
     for i, (x, g) in enumerate(zip(xs, analytical)):
         check = f"d {label} / d {arg_names[i]} ({source})"
         numerical = _numerical_jacobians(fn, tuple(xs), i, eps)[0].reshape(x.shape)
         if g is None:
             raise CheckFailed(check, expected=show(numerical), got="None",
-                              hint=hint or f"no gradient reaches {arg_names[i]}: is it used in the result, and "
-                              "does the path from it avoid .detach(), numpy and no_grad()?")
+                              hint=f"no gradient reaches {arg_names[i]}: is it used in the result, and does the path "
+                              "from it avoid .detach(), numpy and no_grad()?")
         have = _array(g)
         if have is None or have.shape != numerical.shape:
             raise CheckFailed(check, expected=f"shape {numerical.shape}: {show(numerical)}",
-                              got=f"shape {_shape(g)}: {show(g)}",
-                              hint=hint or _shape_hint(_shape(g), numerical.shape))
+                              got=f"shape {_shape(g)}: {show(g)}", hint=_shape_hint(_shape(g), numerical.shape))
         if not np.allclose(have, numerical, rtol=rtol, atol=atol):
-            likely = _diagnose(have, numerical, atol, rtol)
+            known = _known_mistake(g, mistakes, functools.partial(_same_numbers, rtol=rtol, atol=atol))
             raise CheckFailed(check, expected=f"{show(numerical)} (central differences)", got=show(have),
                               diff=_largest_difference(have, numerical),
-                              hint="\n".join(h for h in (hint, likely) if h) or None)
+                              hint=known or _hints(_diagnose(have, numerical, atol, rtol, accumulated=False), hint))
 
 
 def check_raises(exc_type: type[BaseException], fn: Callable[[], Any], *, match: str | None = None,

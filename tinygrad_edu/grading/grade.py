@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from . import notebook
-from ._style import PASS, strip_ansi
+from ._style import FAIL, PASS, strip_ansi
 
 TIMEOUT_NAME = "CellTimeout"
 
@@ -342,6 +342,8 @@ def judge(p: _Planned, guard: _Planned | None, exercise: ExerciseResult) -> None
             exercise.report = f"{ename}: {errors[0].get('evalue') if errors else p.reply.get('evalue')}"
     elif re.search(rf"^{PASS} {re.escape(exercise.grade_id)} passed \(", stdout, re.M):
         exercise.status, exercise.points = "passed", exercise.max_points
+    elif re.search(rf"^{FAIL} {re.escape(exercise.grade_id)} not attempted yet \(", stdout, re.M):
+        exercise.status, exercise.report = "not attempted", stdout.strip()  # printed, so that Run all goes on
     else:
         exercise.status = "failed"
         exercise.report = "the check ran without error but did not print its pass line: was print or the output " \

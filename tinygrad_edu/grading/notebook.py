@@ -3,9 +3,12 @@
 A notebook in ``solutions/`` is an ordinary notebook with three kinds of marked cells:
 
 * an **answer cell** (code or markdown) contains a region ``### BEGIN SOLUTION`` ... ``### END SOLUTION``
-  (each marker on a line of its own). Release replaces each region of a code cell with
-  ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` (indented like the marker), and of a markdown
-  cell with ``YOUR ANSWER HERE``. Everything outside the regions is kept: scaffolding, ``def`` lines.
+  (each marker on a line of its own). Release replaces each region of a code cell with the comment
+  ``# YOUR CODE HERE``, and, where Python needs a statement (an indented region: a function body), the
+  statement ``...`` under it; a region of a markdown cell becomes ``YOUR ANSWER HERE``. Everything outside
+  the regions is kept: scaffolding, ``def`` lines. The placeholder raises nothing, so "Run all" on an
+  untouched notebook runs to the end, and the checks recognise it (a name no cell defined, or a function
+  whose body still holds ``...``) and say "not attempted yet" (``exercise.py``).
 * a **check cell** is a code cell that is exactly one ``with exercise("<id>", points=<n>):`` block. Its
   lines between ``### BEGIN HIDDEN TESTS`` and ``### END HIDDEN TESTS`` are removed from what learners
   get, and kept for grading.
@@ -30,15 +33,15 @@ import ast
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .exercise import _ID
+from .exercise import _ID, PLACEHOLDER_COMMENT
 
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")
 HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
-CODE_PLACEHOLDER = ("# YOUR CODE HERE", "raise NotImplementedError()")
 MARKDOWN_PLACEHOLDER = "YOUR ANSWER HERE"
 META = "tinygrad_edu"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
@@ -62,8 +65,15 @@ def checksum(source: str) -> str:
     return hashlib.sha256(source_text(source).encode("utf-8")).hexdigest()
 
 
-def _replace_regions(source: str, markers: tuple[str, str], placeholder: tuple[str, ...], where: str) -> str:
-    """``source`` with each region between the two markers replaced by the placeholder lines."""
+def code_placeholder(indent: str) -> tuple[str, ...]:
+    """What replaces an answer region indented by ``indent``: the comment alone at a cell's top level (where
+    a ``...`` would be shown as the cell's output, ``Ellipsis``), the comment and ``...`` in a block."""
+    return (PLACEHOLDER_COMMENT, "...") if indent else (PLACEHOLDER_COMMENT,)
+
+
+def _replace_regions(source: str, markers: tuple[str, str], placeholder: Callable[[str], tuple[str, ...]],
+                     where: str) -> str:
+    """``source`` with each region between the two markers replaced by ``placeholder(indent)``, indented."""
     begin, end = markers
     out: list[str] = []
     opened = 0  # line number of the open region's BEGIN, 0 if none is open
@@ -74,7 +84,7 @@ def _replace_regions(source: str, markers: tuple[str, str], placeholder: tuple[s
                 raise FormatError(f"{where}, line {n}: {begin} inside a region opened on line {opened}")
             opened = n
             indent = line[: len(line) - len(line.lstrip())]
-            out.extend(indent + p for p in placeholder)
+            out.extend(indent + p for p in placeholder(indent))
         elif mark == end:
             if not opened:
                 raise FormatError(f"{where}, line {n}: {end} without a {begin} before it")
@@ -231,7 +241,7 @@ def parse(nb: Any, name: str) -> ExerciseNotebook:
         if found:
             _check_markers(source, HIDDEN, where, "a check cell")
             cell.kind, (cell.grade_id, cell.points) = "check", found
-            cell.released = _replace_regions(source, HIDDEN, (), where)
+            cell.released = _replace_regions(source, HIDDEN, lambda indent: (), where)
             try:
                 visible = ast.parse(cell.released)
             except SyntaxError as error:
@@ -248,12 +258,14 @@ def parse(nb: Any, name: str) -> ExerciseNotebook:
             pending = []
         elif cell_type in ("code", "markdown"):
             _check_markers(source, SOLUTION, where, "an answer cell (hidden tests belong in a check cell)")
-            placeholder = CODE_PLACEHOLDER if cell_type == "code" else (MARKDOWN_PLACEHOLDER,)
+            placeholder = code_placeholder if cell_type == "code" else lambda indent: (MARKDOWN_PLACEHOLDER,)
             cell.released = _replace_regions(source, SOLUTION, placeholder, where)
             if cell.released != source:
                 cell.kind = "answer"
                 pending.append(cell)
-                if cell_type == "code" and _parses(source) and not _parses(cell.released):
+                # `pass` stands only as a whole statement: the region must hold whole statements.
+                if cell_type == "code" and _parses(source) and \
+                        not _parses(_replace_regions(source, SOLUTION, lambda indent: ("pass",), where)):
                     raise FormatError(f"{where}: with its answer replaced by the placeholder the cell is not valid "
                                       "Python: a solution region must hold whole statements")
         cells.append(cell)
