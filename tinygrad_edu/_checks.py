@@ -65,6 +65,31 @@ def check_expand(shape: tuple[int, ...], target: tuple[int, ...], asked: tuple[i
                                f"[{shape_list(shape)}]")
 
 
+def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape two shapes broadcast to (aligned on the right; a 1 stretches), with PyTorch's message if none."""
+    nd = max(len(a), len(b))
+    a, b = (1,) * (nd - len(a)) + tuple(a), (1,) * (nd - len(b)) + tuple(b)
+    for d in range(nd - 1, -1, -1):  # PyTorch checks from the last dimension, and reports the first misfit
+        if a[d] != b[d] and a[d] != 1 and b[d] != 1:
+            raise RuntimeError(f"The size of tensor a ({a[d]}) must match the size of tensor b ({b[d]}) at "
+                               f"non-singleton dimension {d}")
+    return tuple(n if m == 1 else m for m, n in zip(a, b))
+
+
+# -- what PyTorch says where numpy refuses an op's arguments (a ValueError): ``Function.refusal`` ------------------
+def broadcast_refusal(x: Any, y: Any, *rest: Any) -> None:
+    broadcast_shapes(x._array.shape, y._array.shape)
+
+
+def view_refusal(x: Any, shape: tuple[int, ...]) -> None:
+    infer_shape(shape, x._array.size)  # a shape of the wrong size; else the layout needs a copy
+    raise RuntimeError(VIEW_STRIDES)
+
+
+def expand_refusal(x: Any, shape: tuple[int, ...]) -> None:
+    expanded_shape(x._array, shape)
+
+
 def float_only(a: np.ndarray, name: str) -> np.ndarray:
     """``a``, if it is floating point: ``mean`` and friends cannot choose an output dtype for integers."""
     if a.dtype.kind != "f":
@@ -73,7 +98,58 @@ def float_only(a: np.ndarray, name: str) -> np.ndarray:
     return a
 
 
-# -- what hooks and a learner's backward may return (the engine runs them) ---------------------------------------
+# -- what backward() is given, what hooks and a learner's backward may return (the engine runs them) ---------------
+def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
+    """``x.requires_grad = value`` (``attribute``) or ``x.requires_grad_(value)``: PyTorch words the refusals of
+    its attribute and its method differently; both texts are kept. ``inference``: x is an inference tensor, outside
+    inference mode."""
+    if not isinstance(value, bool):
+        raise RuntimeError("requires_grad must be a bool") if attribute else TypeError(
+            f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not {type(value).__name__}")
+    if t.grad_fn is not None and (value if attribute else not value):
+        raise RuntimeError("you can only change requires_grad flags of leaf variables." if attribute else
+                           M.NOT_LEAF_REQUIRES_GRAD)
+    if value and t.grad_fn is None and t._array.dtype.kind not in "fc":
+        raise RuntimeError(f"only Tensors of floating point {'and complex ' if attribute else ''}dtype can require "
+                           "gradients")
+    if value and t.grad_fn is None and inference:
+        raise RuntimeError(M.INFERENCE_REQUIRES_GRAD)
+
+
+def check_grad_assignment(t: Any, value: Any, tensor: type) -> None:
+    """``x.grad = value`` by hand: a tensor of x's dtype and shape."""
+    if not isinstance(value, tensor):
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+    if value._array.dtype != t._array.dtype:
+        raise RuntimeError(M.GRAD_ASSIGN_DTYPE.format(M.CPP_TYPE_NAMES[value._array.dtype.name],
+                                                      M.legacy_name(t).removesuffix("Tensor")))
+    if value._array.shape != t._array.shape:
+        raise RuntimeError(M.GRAD_ASSIGN_SIZE.format(list(value._array.shape), list(t._array.shape)))
+
+
+def check_roots(outputs: tuple, grads: Any, tensor: type) -> None:
+    """The roots of backward and their gradients, as PyTorch checks them: a given gradient must be a tensor of its
+    output's shape; none is needed only for a scalar; every root must require grad. (Paired with ``zip``, as in
+    PyTorch: extra gradients are ignored, too few is an error.)"""
+    grads = (tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)) if grads is not None else \
+        (None,) * len(outputs)
+    n = 0
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is None:
+            if out._requires_grad and out._array.size != 1:
+                raise RuntimeError(M.IMPLICIT_GRAD)
+        elif not isinstance(g, tensor):
+            raise TypeError(M.GRAD_TYPE.format(type(g).__name__))
+        elif g._array.shape != out._array.shape:
+            raise RuntimeError(M.GRAD_SHAPE.format(i, g.shape, out.shape))
+        n += 1
+    if n != len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {n} gradients")
+    for i, t in enumerate(outputs):
+        if not t._requires_grad:
+            raise RuntimeError(M.NO_GRAD_FN.format(i))
+
+
 def hook_grad(fn: Callable, old: Any, new: Any) -> Any:
     """A hook may replace a gradient, but only by a tensor of the same dtype and shape."""
     if not isinstance(new, type(old)):
@@ -127,6 +203,15 @@ def learner_grads(node: Any, result: tuple, tensor: type) -> list:
                                                          shape_list(shape)))
         grads.append(g)
     return grads
+
+
+def check_dirty(t: Any) -> None:
+    """An input a Function changed in place may take on its node only if autograd could have recorded the
+    change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds)."""
+    if t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(M.LEAF_DIRTY)
+    if t._base is not None:
+        raise RuntimeError(M.VIEW_DIRTY)
 
 
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:

@@ -59,11 +59,10 @@ def _np_dtype(dtype: Any, default: Any = np.float32) -> np.dtype:
 
 
 def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
+    if requires_grad and array.dtype.kind not in "fc":  # the factories' message (requires_grad_() words it otherwise)
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     t = _wrap(array)
-    if requires_grad:
-        if array.dtype.kind not in "fc":  # the factories' message (requires_grad_() words it differently)
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-        t.requires_grad_(True)
+    t._requires_grad = requires_grad
     return t
 
 
@@ -108,25 +107,45 @@ def _check_rectangular(data: Any) -> None:
 def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False,
            pin_memory: bool = False) -> Tensor:
     """Copy ``data`` (a number, nested lists, a numpy array or a tensor) into a new leaf tensor."""
+    if dtype is None and device is None and _python_numbers(data):  # the usual case: Python floats are float32
+        array = _grid(data)  # (PyTorch's default float type; numpy says float64), ints int64, bools bool
+        return _finish(array.astype(np.float32) if array.dtype == np.float64 else array, requires_grad)
+    return _finish(_array(data, dtype, device), requires_grad)
+
+
+def _python_numbers(data: Any) -> bool:
+    """Whether ``data`` is a Python number, or (nested) lists of them."""
+    return type(data) in (float, int, bool) or (type(data) in (list, tuple) and all(map(_python_numbers, data)))
+
+
+def _grid(data: Any, values: Any = None) -> np.ndarray:
+    """Nested lists as an array, if they form a grid of numbers numpy can hold (with PyTorch's messages if not).
+    (``values``: the same lists with their tensors unwrapped, when there are some.)"""
+    try:
+        array = np.array(data if values is None else values)
+    except ValueError as e:
+        _check_rectangular(data)  # says where the nested lists stop being a grid, as PyTorch does
+        raise ValueError(f"expected sequence of equal lengths: {e}") from None
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    return array
+
+
+def _array(data: Any, dtype: Any, device: Any) -> np.ndarray:
+    """``tensor(data)``'s array in general: a numpy array keeps its dtype, tensors and numpy scalars in lists keep
+    theirs, a dtype or a device may be given."""
     if device is not None:
         on_cpu(device)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
-                      UserWarning, stacklevel=2)
+                      UserWarning, stacklevel=3)
     if isinstance(data, np.ndarray):
         array = np.array(data, dtype=_np_dtype(dtype, data.dtype))
         _dtype.from_numpy(array.dtype)  # rejects types PyTorch has no match for
-    else:
-        try:
-            array = np.array(_unwrap(data))
-        except ValueError as e:
-            _check_rectangular(data)  # says where the nested lists stop being a grid, as PyTorch does
-            raise ValueError(f"expected sequence of equal lengths: {e}") from None
-        if array.dtype.kind not in "biuf":
-            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-        array = array.astype(_np_dtype(dtype) if dtype is not None else _inferred_dtype(data), copy=False)
-    return _finish(array, requires_grad)
+        return array
+    array = _grid(data, _unwrap(data))
+    return array.astype(_np_dtype(dtype) if dtype is not None else _inferred_dtype(data), copy=False)
 
 
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2}

@@ -13,7 +13,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class Decorating:
     """A context manager that, called on a function, returns it wrapped to run inside a fresh copy of itself
-    (``clone()``)."""
+    (``clone()``). Made with a function instead of its mode (``@no_grad`` without parentheses, ``@inference_mode``),
+    it decorates that function."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and not kwargs and callable(args[0]):
+            return cls()(args[0])
+        return super().__new__(cls)
 
     def clone(self) -> Any:
         return type(self)()

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _device
+
 
 class dtype:  # noqa: N801  (PyTorch's class is lower-case too: torch.dtype)
     """A tensor element type, e.g. ``tinygrad_edu.float32``."""
@@ -123,13 +125,28 @@ def wrapped_result_type(tensor_dtype: np.dtype, number_dtype: np.dtype) -> np.dt
     return np.dtype(np.float32 if number_dtype.kind == "f" else np.int64)
 
 
-def number_dtype(value: object, other: np.dtype) -> np.dtype:
+def number_dtype(value: object, other: np.dtype, powers: builtins.bool = False) -> np.dtype:
     """The dtype a Python number takes in an operation with a tensor of dtype ``other``: other's own, unless
-    the number is of a higher kind (a float next to an int tensor gives float32, PyTorch's default float)."""
+    the number is of a higher kind (a float next to an int tensor gives float32, PyTorch's default float).
+    ``powers``: ``c ** y`` (a bool cannot hold powers: ``2 ** bool`` is int64)."""
     # (builtins.: this module's own ``bool`` and ``int`` are the dtypes)
     own = np.dtype(np.bool_ if isinstance(value, (builtins.bool, np.bool_)) else np.int64
                    if isinstance(value, (builtins.int, np.integer)) else np.float32)
-    return other if _KIND_RANK[own.kind] <= _KIND_RANK[np.dtype(other).kind] else own
+    result = other if _KIND_RANK[own.kind] <= _KIND_RANK[np.dtype(other).kind] else own
+    return np.dtype(np.int64) if powers and result.kind == "b" else result
+
+
+def requested(args: tuple, wanted: Any, tensor: type) -> np.dtype | None:
+    """The numpy dtype ``x.to(*args, dtype=wanted)`` asks for: a dtype, or another tensor's; and no device but the
+    CPU (an error otherwise)."""
+    for a in args:
+        if isinstance(a, (dtype, np.dtype)):  # (np.dtype: what the library's own code passes)
+            wanted = a
+        elif isinstance(a, tensor):
+            wanted = a.dtype
+        elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
+            raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
+    return None if wanted is None else wanted.np if isinstance(wanted, dtype) else np.dtype(wanted)
 
 
 def binary_result_type(x: Any, y: Any) -> np.dtype:
@@ -142,6 +159,12 @@ def binary_result_type(x: Any, y: Any) -> np.dtype:
     if x._wrapped_number:
         return wrapped_result_type(b, a)
     return result_type(x._array, y._array)
+
+
+def promoted(x: Any, y: Any) -> list[np.ndarray]:
+    """Two tensors' arrays in the dtype PyTorch computes them in together (``binary_result_type``)."""
+    dt = binary_result_type(x, y)
+    return [x._array.astype(dt, copy=False), y._array.astype(dt, copy=False)]
 
 
 def floating(a: np.ndarray) -> np.ndarray:

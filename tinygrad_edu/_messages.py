@@ -56,8 +56,13 @@ INFERENCE_INPLACE = (
 UNPACK_HOOK_TYPE = "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}"
 
 
-def modified_inplace(array: np.ndarray, grad_fn: Any, output_nr: int, version: int, expected: int) -> str:
-    """The message for a saved tensor changed in place since it was saved (its gradient would be wrong)."""
+def modified_inplace(saved: Any, node: Any) -> str:
+    """The message for a saved tensor (``core.function.SavedTensor``) changed in place since ``node`` saved it (its
+    gradient would be wrong). A saved output is named by that node (an input, by its own grad_fn)."""
+    t = saved.tensor
+    array, grad_fn, output_nr, version = (t._array, t.grad_fn, t._output_nr, t._version_counter[0]) if t is not None \
+        else (saved.array, node, saved.output_nr, saved.counter[0])
+    expected = saved.version
     where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
         if grad_fn is not None else ""
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "

@@ -18,9 +18,10 @@ import numpy as np
 
 from . import _creation, _device, _dtype
 from . import _messages as M
+from ._hooks import RemovableHandle
 from ._printing import Size
 from .core import tensor as _core
-from .core.function import RemovableHandle, Tensors, wrap
+from .core.function import Tensors, wrap
 from .ops import elementwise as ew
 from .ops import inplace, linalg, reduce, selection, shape
 from .ops.inplace import inplace_method
@@ -181,6 +182,8 @@ class Tensor(_core.Tensor):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._post_accumulate_hooks is None:
             self._post_accumulate_hooks = []
+        if self._accumulator is not None and self._accumulator() is not None:
+            self._accumulator()._slow = True  # the engine runs the hooks, on its slower path
         return RemovableHandle.add(self._post_accumulate_hooks, hook)
 
     # -- conversion ------------------------------------------------------------------------------------------------
@@ -523,7 +526,9 @@ def _init(t: Tensor, array: np.ndarray, requires_grad: bool = False) -> None:
     """Fill in a tensor being constructed (``Tensor(...)``, ``nn.Parameter(...)``): a leaf holding ``array``."""
     if requires_grad and array.dtype.kind not in "fc":
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-    wrap(array, into=t)
+    made = wrap(array)  # (a tensor as the core makes one: its fields, copied into t)
+    for field in _core.Tensor.__slots__[2:]:
+        setattr(t, field, getattr(made, field))
     t._requires_grad = requires_grad
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..core import derivatives
 
-_OPTIONS = {"broadcast", "floating", "view", "silent", "saved", "jvp"}  # derivative()'s keywords that are not formulas
+_OPTIONS = {"broadcast", "floating", "view", "saved", "refusal", "jvp"}  # derivative()'s keywords that are not formulas
 
 
 @dataclass(frozen=True)

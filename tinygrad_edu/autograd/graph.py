@@ -6,19 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
 from .._messages import type_description
-from ..core.function import (
-    FREED,
-    SAVED_TENSOR_HOOKS,
-    AccumulateGrad,
-    CopyBackwards,
-    Node,
-    PackedSavedTensor,
-    SavedTensor,
-    gradient_edge,
-)
+from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
 from ..core.tensor import Tensor
+
+SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
 __all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",
            "PackedSavedTensor", "SavedTensor", "gradient_edge", "saved_tensors_hooks", "type_description"]
@@ -50,3 +44,37 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
 
     def __exit__(self, *exc: Any) -> None:
         SAVED_TENSOR_HOOKS.pop()
+
+
+class PackedSavedTensor(SavedTensor):
+    """A tensor saved inside a ``saved_tensors_hooks`` block: kept as what the pack hook made of it. (No version
+    check: the graph trusts the hooks, as PyTorch does.)"""
+
+    __slots__ = ("packed", "unpack_hook")
+
+    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+        self.unpack_hook = None
+        if tensor._wrapped_number:  # the 2 of x * 2: never shown to the hooks (PyTorch keeps it to itself too)
+            super().__init__(tensor, is_output)
+            return
+        if type(tensor._version_counter) is InferenceCounter:
+            raise RuntimeError(M.INFERENCE_SAVED)
+        pack_hook, unpack_hook = SAVED_TENSOR_HOOKS[-1]
+        hooks = SAVED_TENSOR_HOOKS.copy()
+        SAVED_TENSOR_HOOKS.clear()  # what the pack hook computes is saved plainly: no hooks calling themselves
+        try:
+            self.packed = pack_hook(tensor)
+        finally:
+            SAVED_TENSOR_HOOKS.extend(hooks)
+        self.unpack_hook = unpack_hook
+
+    def unpack(self, node: Node) -> Tensor:
+        if self.unpack_hook is None:
+            return super().unpack(node)
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))
+        return t
+
+
+SavedTensor.packed = PackedSavedTensor

@@ -9,19 +9,14 @@
 4. ``engine.py``      backward() and grad(): count dependencies, run the newest ready node, sum what arrives
 5. ``grad_mode.py``   the switches: no_grad, enable_grad, set_grad_enabled, inference_mode, and the speed switch
 
-Beside the core, read last or never: ``_messages`` (PyTorch's exact texts, raised by name), ``_checks`` (the checks
-that word PyTorch's errors about shapes, hooks and custom backwards), ``_dtype`` (dtypes and promotion),
-``_printing`` (the print format and Size), ``_legacy`` (old-style Functions, refused), ``_decorators`` (grad modes
-as decorators). The core imports them; nothing in the core imports the rest of the library.
+Beside the core, read last or never (the core imports them; nothing in the core imports the rest of the library):
+``_messages`` (PyTorch's exact texts, raised by name), ``_checks`` (the checks behind PyTorch's errors), ``_dtype``
+(dtypes and promotion), ``_arrays`` (forwards where numpy's rules differ from PyTorch's), ``_printing``, ``_hooks``
+(hooks on nodes, and their handles), ``_quiet`` (numpy's warnings, off while ops compute), ``_steal`` (a speed
+trick's reference counts), ``_legacy`` (old-style Functions, refused), ``_decorators`` (grad modes as decorators).
 
-Where Tensor's methods are: ``tinygrad_edu.Tensor`` is ``tinygrad_edu/_tensor.py``'s class, a subclass of this
-core's Tensor, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``. The methods whose derivatives are the idea
-(arithmetic, powers, exp and log, trigonometry, activations, sum and mean, view, reshape, expand) are the core's,
-in ``tensor.py``; the library's breadth (indexing, linear algebra, comparisons, in-place forms, dtype
-conversions) is in the public class's body, each method calling an op of ``tinygrad_edu/ops``. No module attaches
-methods to Tensor from outside. The core makes every result an instance of the public class, which registers
-itself (``function.Tensors.cls``), as PyTorch's C++ core makes its results instances of ``torch.Tensor``.
-
-Speed is not the story: each speed trick sits in one place, marked ``# speed:``, behind one switch
-(``grad_mode.Speed.tricks``); with it off the results are the same.
+The library's breadth (indexing, linear algebra, comparisons, in-place forms...) is the public ``tinygrad_edu.Tensor``
+(``_tensor.py``), a subclass of the core's Tensor with those methods in its class body; it registers itself
+(``function.Tensors.cls``) so that every result is an instance of it. Each speed trick sits in one place, marked
+``# speed:``, behind one switch (``grad_mode.Speed.tricks``); with it off the results are the same.
 """

@@ -44,97 +44,66 @@ def is_inference_mode_enabled() -> bool:
     return GradMode.inference
 
 
-class _GradModeContext(Decorating):
-    """Base for the helpers: ``__enter__`` sets ``self.mode``, ``__exit__`` restores what was there (and, from
-    ``Decorating``, beside the core: each one decorates a function or a generator too)."""
+class _Mode(Decorating):
+    """What the switches share: ``__enter__`` sets the flags, ``__exit__`` puts back what was there. (From
+    ``Decorating``, beside the core: each also decorates a function or a generator, ``@no_grad`` without
+    parentheses too.)"""
 
-    mode: bool = True
+    grad = True  # GradMode.enabled inside
+    inference: bool | None = None  # GradMode.inference inside (None: unchanged)
 
     def __enter__(self) -> None:
-        self._prev = GradMode.enabled
-        GradMode.enabled = self.mode
+        self._prev = GradMode.enabled, GradMode.inference
+        GradMode.enabled = self.grad
+        GradMode.inference = self._prev[1] if self.inference is None else self.inference
 
     def __exit__(self, *exc: object) -> None:
-        GradMode.enabled = self._prev
+        GradMode.enabled, GradMode.inference = self._prev
 
-class _NoParamDecorator(_GradModeContext):
-    """Lets ``@no_grad`` (no parentheses) decorate too: called with a function, return it wrapped."""
-
-    def __new__(cls, orig_func: Callable | None = None) -> Any:
-        if orig_func is None:
-            return super().__new__(cls)
-        return cls()(orig_func)
+    def clone(self) -> _Mode:
+        """A fresh context of the same mode (for each call of a decorated function)."""
+        copy = _Mode()
+        copy.grad, copy.inference = self.grad, self.inference
+        return copy
 
 
-class no_grad(_NoParamDecorator):  # noqa: N801  (PyTorch's name)
+class no_grad(_Mode):  # noqa: N801  (PyTorch's name)
     """Inside ``with no_grad():`` results never require grad and no graph is recorded.
 
     Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``).
     """
 
-    mode = False
+    grad = False
 
 
-class enable_grad(_NoParamDecorator):  # noqa: N801
+class enable_grad(_Mode):  # noqa: N801
     """Turns recording back on, e.g. inside a function that is called under ``no_grad``."""
 
-    mode = True
 
-
-class set_grad_enabled(_GradModeContext):  # noqa: N801
-    """``set_grad_enabled(False)`` turns recording off right away (a plain call), and as a context
-    manager restores the previous mode on exit."""
+class set_grad_enabled(_Mode):  # noqa: N801
+    """``set_grad_enabled(False)`` turns recording off at once (a plain call), and as a context manager restores
+    the previous mode on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.mode = bool(mode)
-        self._prev = GradMode.enabled
-        GradMode.enabled = self.mode
+        self.grad, self._prev = bool(mode), (GradMode.enabled, GradMode.inference)
+        GradMode.enabled = self.grad
 
-    def __enter__(self) -> None:  # the flag was already set in __init__
+    def __enter__(self) -> None:  # (the flag was set in __init__)
         pass
 
     def __call__(self, fn: F) -> F:
-        GradMode.enabled = self._prev  # decorating must not leave the flag flipped: only fn's calls are affected
+        GradMode.enabled = self._prev[0]  # decorating must not leave the flag flipped: only fn's calls are affected
         return super().__call__(fn)
 
-    def clone(self) -> _Fixed:
-        return _Fixed(self.mode)
-
     def __repr__(self) -> str:
-        return f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.mode})"  # (its public module's name)
+        return f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"  # (its public module's name)
 
 
-class _Fixed(_GradModeContext):
-    def __init__(self, mode: bool) -> None:
-        self.mode = mode
-
-    def clone(self) -> _Fixed:
-        return _Fixed(self.mode)
-
-
-class inference_mode(_GradModeContext):  # noqa: N801
+class inference_mode(_Mode):  # noqa: N801
     """``no_grad``, stricter: nothing is recorded inside it, and the tensors made inside it are *inference
     tensors* (``is_inference()``), which autograd refuses afterwards: they cannot be saved for backward, changed
     in place outside inference mode, or made to require grad, and they have no ``_version``. In exchange PyTorch
     skips their bookkeeping (here they only carry the mark). Use ``clone()`` to get a normal tensor."""
 
-    def __new__(cls, mode: Any = True) -> Any:
-        if isinstance(mode, bool):
-            return super().__new__(cls)
-        return cls()(mode)  # used as @inference_mode, without parentheses: mode is the function
-
     def __init__(self, mode: bool = True) -> None:
-        self.mode = not mode
-        self._inference = bool(mode)
-
-    def __enter__(self) -> None:
-        super().__enter__()
-        self._prev_inference = GradMode.inference
-        GradMode.inference = self._inference
-
-    def __exit__(self, *exc: object) -> None:
-        super().__exit__()
-        GradMode.inference = self._prev_inference
-
-    def clone(self) -> inference_mode:
-        return inference_mode(self._inference)
+        self.grad, self.inference = not mode, bool(mode)

@@ -12,14 +12,10 @@ _version          bumped by every in-place change, so stale saved values are cau
 _base             the tensor it is a view of, if any (``is_view``)
 ================ ===========================================================================
 
-Its methods are the ops of the derivative table (``derivatives.py``), at the end of this file: each turns its
-arguments into what the op takes (a Python number in ``x * 2`` becomes a tensor) and calls the op's ``apply``.
-Reading order of the core: this file, ``function.py`` (what an op records), ``derivatives.py`` (the ops and their
-derivatives), ``engine.py`` (backward), ``grad_mode.py`` (the switches).
-
-The rest of PyTorch's Tensor (indexing, linear algebra, in-place methods, ...) is the public class
-``tinygrad_edu.Tensor`` (``tinygrad_edu/_tensor.py``), a subclass of this one with those methods in its class
-body, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``. Every op's result is an instance of it.
+Its methods are the ops of the derivative table (``derivatives.py``): each turns its arguments into what the op
+takes (a Python number in ``x * 2`` becomes a tensor) and calls the op's ``apply``. The rest of PyTorch's Tensor
+(indexing, linear algebra, in-place methods...) is the public class ``tinygrad_edu.Tensor`` (``_tensor.py``), a
+subclass of this one, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``; every op's result is an instance of it.
 """
 
 from __future__ import annotations
@@ -32,12 +28,14 @@ from typing import Any
 import numpy as np
 
 from .. import _checks as C
-from .. import _device, _dtype
+from .. import _dtype
 from .. import _messages as M
+from .._hooks import RemovableHandle
 from .._printing import Size, tensor_repr
+from .._quiet import Quiet
 from . import derivatives as D
 from . import engine
-from .function import InferenceCounter, Quiet, RemovableHandle, Tensors, broadcast_shapes, wrap
+from .function import InferenceCounter, Tensors, wrap
 from .grad_mode import GradMode, Speed
 
 
@@ -47,11 +45,16 @@ class Tensor:
     Make tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``, ``randn`` ...).
     """
 
-    __slots__ = ("__dict__", "__weakref__", "_accumulator", "_array", "_base", "_grad", "_hooks", "_output_nr",
-                 "_requires_grad", "_retains_grad", "_version_counter", "grad_fn")
+    __slots__ = ("__dict__", "__weakref__", "_array", "_base", "_output_nr", "_requires_grad", "_version_counter",
+                 "grad_fn")
 
     __array_priority__ = 1000  # numpy must let our operators win in `ndarray * tensor`
-    _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks (rare: no slot)
+    # Rarer fields, set only on the tensors that need them (most are never set: no slot, a default here)
+    _grad: Tensor | None = None  # (a leaf's; or a tensor's that retains its grad)
+    _retains_grad = False
+    _hooks: list | None = None  # a leaf's register_hook hooks
+    _accumulator: Any = None  # a leaf's AccumulateGrad node, held weakly
+    _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks
     _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
 
     # -- shape & type ----------------------------------------------------------------------------------------------
@@ -70,29 +73,15 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        # PyTorch's attribute and method word their refusals differently; we keep both texts.
-        if not isinstance(value, bool):
-            raise RuntimeError("requires_grad must be a bool")
-        if self.grad_fn is not None and value:
-            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
-        if value and self._array.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        C.check_requires_grad(self, value, attribute=True)
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Turn gradient tracking on or off for a leaf, in place (returns the tensor)."""
-        if not isinstance(requires_grad, bool):
-            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
-                            f"{type(requires_grad).__name__}")
-        if self.grad_fn is not None:
-            if not requires_grad:
-                raise RuntimeError(M.NOT_LEAF_REQUIRES_GRAD)
-            return self
-        if requires_grad and self._array.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and type(self._version_counter) is InferenceCounter and not GradMode.inference:
-            raise RuntimeError(M.INFERENCE_REQUIRES_GRAD)
-        self._requires_grad = requires_grad
+        C.check_requires_grad(self, requires_grad, inference=type(self._version_counter) is InferenceCounter
+                              and not GradMode.inference)
+        if self.grad_fn is None:  # (a result of an op is a node's output: it requires grad, as it is)
+            self._requires_grad = requires_grad
         return self
 
     @property
@@ -114,14 +103,7 @@ class Tensor:
     def grad(self, value: Tensor | None) -> None:
         """Assigning ``.grad`` by hand: it must be a tensor of this tensor's dtype and shape (or None)."""
         if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
-            if value._array.dtype != self._array.dtype:
-                raise RuntimeError(M.GRAD_ASSIGN_DTYPE.format(M.CPP_TYPE_NAMES[value._array.dtype.name],
-                                                              M.legacy_name(self).removesuffix("Tensor")))
-            if value._array.shape != self._array.shape:
-                raise RuntimeError(M.GRAD_ASSIGN_SIZE.format(list(value._array.shape), list(self._array.shape)))
+            C.check_grad_assignment(self, value, Tensor)
         self._grad = value
 
     @grad.deleter
@@ -149,9 +131,7 @@ class Tensor:
 
     def detach(self) -> Tensor:
         """A new leaf sharing this tensor's storage (and its version counter), with no history."""
-        out = wrap(self._array)
-        out._version_counter = self._version_counter
-        return out
+        return wrap(self._array, counter=self._version_counter)
 
     def retain_grad(self) -> None:
         """Ask backward to store this non-leaf tensor's gradient in ``.grad`` too."""
@@ -170,6 +150,8 @@ class Tensor:
         if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating
             if self._hooks is None:
                 self._hooks = []
+            if self._accumulator is not None and self._accumulator() is not None:
+                self._accumulator()._slow = True
             return RemovableHandle.add(self._hooks, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
 
@@ -191,43 +173,35 @@ class Tensor:
 
     # -- the ops of the derivative table ------------------------------------------------------------------------------
     def __add__(self, other: Any, *, alpha: float = 1) -> Tensor:
-        return _binary(D.Add, self, other, alpha, np.add)
+        return _binary(D.Add, self, other, np.add) if alpha == 1 else D.Add.apply(self, _as_tensor(other), alpha)
 
     def __sub__(self, other: Any, *, alpha: float = 1) -> Tensor:
-        return _binary(D.Sub, self, other, alpha, np.subtract)
+        return _binary(D.Sub, self, other, np.subtract) if alpha == 1 else D.Sub.apply(self, _as_tensor(other), alpha)
 
     def __mul__(self, other: Any) -> Tensor:
-        return _binary(D.Mul, self, other, 1, np.multiply)
+        return _binary(D.Mul, self, other, np.multiply)
 
     def __truediv__(self, other: Any) -> Tensor:
-        return _binary(D.Div, self, other, 1, np.true_divide)
+        return _binary(D.Div, self, other, np.true_divide)
 
     add, sub, mul, div = __add__, __sub__, __mul__, __truediv__
     __radd__, __rmul__ = __add__, __mul__
     subtract, multiply, divide, true_divide = sub, mul, div, div
 
-    def __rsub__(self, other: Any) -> Tensor:
-        if isinstance(other, Tensor):
-            return other - self
-        return D.Rsub.apply(self if _dtype.number_dtype(other, self._array.dtype) == self._array.dtype
-                            else self.to(_dtype.float32), other)
+    def __rsub__(self, other: Any) -> Tensor:  # c - x: in x's dtype, or float32 for a float c and an integer x
+        return other - self if isinstance(other, Tensor) else D.Rsub.apply(
+            self.to(_dtype.number_dtype(other, self._array.dtype)), other)
 
     def __rtruediv__(self, other: Any) -> Tensor:
         return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
 
     def __pow__(self, exponent: Any) -> Tensor:
-        if isinstance(exponent, Tensor):
-            return _binary(D.PowTensor, self, exponent)
-        return D.Pow.apply(self, exponent)
+        return D.PowTensor.apply(self, exponent) if isinstance(exponent, Tensor) else D.Pow.apply(self, exponent)
 
     pow = __pow__
 
-    def __rpow__(self, base: Any) -> Tensor:
-        # The result takes the exponent's dtype unless the base is of a higher kind: 2 ** int64 is int64, 2.5 **
-        # int64 is float32, and 2 ** bool is int64 (a bool cannot hold powers).
-        target = _dtype.number_dtype(base, self._array.dtype)
-        target = np.dtype(np.int64) if target.kind == "b" else target
-        return D.RPow.apply(base, self if target == self._array.dtype else self.to(target))
+    def __rpow__(self, base: Any) -> Tensor:  # c ** y: in y's dtype, or a float c's float32 (a bool's: int64)
+        return D.RPow.apply(base, self.to(_dtype.number_dtype(base, self._array.dtype, powers=True)))
 
     def __neg__(self) -> Tensor:
         return D.Neg.apply(self)
@@ -250,6 +224,8 @@ class Tensor:
         return D.Sum.apply(x) if dim is None else D.SumDim.apply(x, _dims(dim, x._array.ndim), keepdim)
 
     def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
+        if self._array.dtype.kind != "f":  # an integer tensor has no mean of its own dtype: PyTorch's refusal
+            C.float_only(self._array, "mean")
         return D.Mean.apply(self) if dim is None else D.MeanDim.apply(self, _dims(dim, self._array.ndim), keepdim)
 
     def view(self, *shape: Any) -> Tensor:
@@ -260,29 +236,22 @@ class Tensor:
         (contiguous input), ReshapeAliasBackward0 (strides still allow a view), or a contiguous copy (CloneBackward0)
         then UnsafeViewBackward0."""
         shape = _shape_arg(shape)
-        a = self._array
-        if a.flags.c_contiguous or a.size <= 1:
+        if self._array.flags.c_contiguous or self._array.size <= 1:
             return D.View.apply(self, shape)
-        if C.reshaped_view(a, C.infer_shape(shape, a.size)) is not None:
+        if C.reshaped_view(self._array, C.infer_shape(shape, self._array.size)) is not None:
             return D.ReshapeAlias.apply(self, shape)
         return D.UnsafeView.apply(D.Clone.apply(self), shape)
 
     def expand(self, *sizes: Any) -> Tensor:
-        return D.Expand.apply(self, _shape_arg(sizes))
+        shape = _shape_arg(sizes)
+        return D.Expand.apply(self, shape if -1 not in shape else C.expanded_shape(self._array, shape))  # -1: kept
 
     def clone(self) -> Tensor:
         return D.Clone.apply(self)
 
     def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Tensor:
         """Convert to a dtype (``x.to(tinygrad_edu.float64)``); devices other than "cpu" are not supported."""
-        for a in (*args, device):
-            if isinstance(a, (_dtype.dtype, np.dtype)):  # np.dtype: what the library's own code passes
-                dtype = a
-            elif isinstance(a, Tensor):
-                dtype = a.dtype
-            elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
-                raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
-        np_dtype = None if dtype is None else dtype.np if isinstance(dtype, _dtype.dtype) else np.dtype(dtype)
+        np_dtype = _dtype.requested((*args, device), dtype, Tensor)
         return self if np_dtype is None or np_dtype == self._array.dtype else D.ToCopy.apply(self, np_dtype)
 
 
@@ -315,31 +284,24 @@ def function(name: str) -> Callable[..., Any]:
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         return getattr(input, name)(*args, **kwargs)
 
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
+    fn.__name__, fn.__qualname__, fn.__doc__ = name, name, f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
     return fn
 
 
-def _binary(op: type, x: Tensor, other: Any, alpha: float = 1, ufunc: np.ufunc | None = None) -> Tensor:
+def _binary(op: type, x: Tensor, other: Any, ufunc: np.ufunc) -> Tensor:
     """``x (op) other``: a number becomes a tensor first (``x * 2`` has two inputs, the 2 needing no gradient)."""
-    if isinstance(other, Tensor):
-        a, b = x._array, other._array
-        if Speed.tricks and Quiet.on and not GradMode.enabled and ufunc is not None and alpha == 1 and \
-                a.shape == b.shape and a.dtype == b.dtype and a.dtype.kind == "f":
-            return wrap(ufunc(a, b))  # speed: inside a backward pass, nothing to record or promote: numpy's ufunc
-    else:
-        other = _as_tensor(other)
-    try:
-        return op.apply(x, other, alpha) if alpha != 1 else op.apply(x, other)
-    except ValueError:  # numpy could not broadcast the two: PyTorch's message says why
-        broadcast_shapes(x._array.shape, other._array.shape)
-        raise
+    if not isinstance(other, Tensor):
+        return op.apply(x, _as_tensor(other))
+    a, b = x._array, other._array  # speed: inside a backward pass, nothing to record, numpy's warnings off: floats
+    if Quiet.token is not None and not GradMode.enabled and a.shape == b.shape and a.dtype == b.dtype and \
+            a.dtype.kind == "f" and a.ndim and Speed.tricks:  # of one shape and dtype (not 0-d: numpy would give a
+        return wrap(ufunc(a, b))  # scalar) compute as numpy computes them
+    return op.apply(x, other)
 
 
 def _as_tensor(v: Any) -> Tensor:
-    """``v`` as a tensor for an operation. A Python number becomes a *wrapped number*, as in PyTorch: a 0-d tensor
-    of the number's own type (``tensor(2)``, int64, is what ``x * 2`` saves), which takes part in type promotion
-    only if it is of a higher kind."""
+    """``v`` as a tensor for an operation: a Python number becomes a *wrapped number*, as in PyTorch, a 0-d tensor of
+    its own type (``x * 2`` saves ``tensor(2)``), which takes part in type promotion only if of a higher kind."""
     if isinstance(v, Tensor):
         return v
     if isinstance(v, np.ndarray):
@@ -352,8 +314,9 @@ def _as_tensor(v: Any) -> Tensor:
 
 
 def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(sorted(wrap_dim(d, ndim) for d in dims))
+    """Dims counted from the start, sorted (``wrap_dim`` for one out of range: PyTorch's message)."""
+    n = max(ndim, 1)
+    return tuple(sorted(d % n if -n <= d < n else wrap_dim(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim)))
 
 
 def wrap_dim(d: int, ndim: int) -> int:
@@ -366,7 +329,5 @@ def wrap_dim(d: int, ndim: int) -> int:
 
 def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:
     """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
-    return tuple(int(s) for s in shape)
+    return tuple(int(s) for s in (shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
 

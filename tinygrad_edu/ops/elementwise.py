@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import broadcast_shapes
 from .._dtype import LEGACY_NAMES, binary_result_type, floating, from_numpy, number_dtype
 from ..core.derivatives import (  # noqa: F401  (re-exported: the table's element-wise ops)
     Abs,
@@ -62,7 +63,7 @@ from ..core.derivatives import (  # noqa: F401  (re-exported: the table's elemen
     ThresholdBackward,
     zero_where,
 )
-from ..core.function import Function, broadcast_shapes, sum_to_shape, wrap
+from ..core.function import Function, sum_to_shape, wrap
 from ..core.tensor import Tensor, _as_tensor
 
 _wrap, sum_to, _float = wrap, sum_to_shape, floating

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
-from ..core.function import Function, InferenceCounter, broadcast_shapes, sum_to_shape, wrap
+from .._checks import broadcast_shapes
+from ..core.function import Function, InferenceCounter, sum_to_shape, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
 from .shape import Index, _to_numpy_key

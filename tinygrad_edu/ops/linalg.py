@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import check_expand
+from .._checks import broadcast_shapes, check_expand
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from ..core.derivatives import MulScalar, UnsafeView, zero_where
-from ..core.function import Function, broadcast_shapes
+from ..core.function import Function
 from ..core.function import sum_to_shape as sum_to
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor

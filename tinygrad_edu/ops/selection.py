@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import broadcast_shapes
 from .._dtype import LEGACY_NAMES, number_dtype
-from ..core.function import Function, broadcast_shapes
+from ..core.function import Function
 from ..core.function import sum_to_shape as sum_to
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor

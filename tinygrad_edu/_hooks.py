@@ -1,0 +1,87 @@
+"""Hooks on graph nodes, and the handles that remove them (beside the core: read last, or never).
+
+``Node`` (``core/function.py``) inherits ``NodeHooks``: ``grad_fn.register_hook(fn)`` and friends file a hook in
+one of the node's lists, made on first use, and sets ``_slow`` so that the engine takes its slower path, which
+runs them, only for nodes that have some.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import _messages as M
+
+
+class RemovableHandle:
+    """Returned by ``register_hook`` and friends: ``handle.remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook: Callable) -> None:
+        self._hooks, self._hook = hooks, hook
+
+    @classmethod
+    def add(cls, hooks: list, hook: Callable) -> RemovableHandle:
+        hooks.append(hook)
+        return cls(hooks, hook)
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+    def __enter__(self) -> RemovableHandle:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.remove()
+
+
+class NodeHooks:
+    """What a node keeps of the hooks registered on it, and on the tensors it made."""
+
+    _slow = False  # any hook below? (or a learner's Function): the engine runs it through its slower path
+    _pre_hooks: list | None = None
+    _post_hooks: list | None = None
+    _tensor_pre_hooks: dict[int, list] | None = None  # a tensor's register_hook hooks, by the tensor's output_nr
+    _retain_grad: dict[int, Any] | None = None  # a weak reference to each output that retains its grad
+    _metadata: dict | None = None
+
+    def register_hook(self, fn: Callable[[tuple, tuple], Any]) -> RemovableHandle:
+        """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
+        self._slow = True
+        if self._post_hooks is None:
+            self._post_hooks = []
+        return RemovableHandle.add(self._post_hooks, fn)
+
+    def register_prehook(self, fn: Callable[[tuple], Any]) -> RemovableHandle:
+        """``fn(grad_outputs)`` runs before this node; it may return new grad_outputs."""
+        self._slow = True
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        return RemovableHandle.add(self._pre_hooks, fn)
+
+    def _add_tensor_pre_hook(self, output_nr: int, fn: Callable) -> RemovableHandle:
+        self._slow = True
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return RemovableHandle.add(self._tensor_pre_hooks.setdefault(output_nr, []), fn)
+
+    def _add_retain_grad(self, output_nr: int, tensor_ref: Any) -> None:
+        self._slow = True
+        if self._retain_grad is None:
+            self._retain_grad = {}
+        self._retain_grad[output_nr] = tensor_ref
+
+    @property
+    def metadata(self) -> dict:
+        """A dict for your own notes about this node (PyTorch has it too)."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+
+def post_accumulate_hooks(variable: Any) -> None:
+    """A leaf's ``register_post_accumulate_grad_hook`` hooks, once its ``.grad`` is complete; they return nothing."""
+    for hook in list(variable._post_accumulate_hooks):
+        returned = hook(variable)
+        if returned is not None:
+            raise TypeError(M.HOOK_RETURNED.format(M.typename(returned)))
