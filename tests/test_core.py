@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import dis
 import inspect
+from typing import Any
 
 import numpy as np
+from _oracle import oracle
 
 import tinygrad_edu as tg
 from tinygrad_edu.autograd.derivatives import derivative_table, entries, entry_source
@@ -76,3 +78,41 @@ def test_broadcast_gradients_are_summed_back_once_by_the_mechanism() -> None:
     (x * b + x / b - b ** 2).sum().backward()
     np.testing.assert_allclose(b.grad.numpy(), [[6 - 6 - 6], [6 - 1.5 - 12]])  # (b**2 is broadcast: 3 copies)
     np.testing.assert_allclose(x.grad.numpy(), [[(1 + 2) + (1 + 0.5)] * 3])
+
+
+def test_class_based_ops_leave_broadcasting_to_the_mechanism() -> None:
+    """The ops that are Function classes of their own (atan2, where, addcmul, the linear layer's addmm ...) say in
+    forward which inputs they broadcast (``broadcast_from``); none sums a gradient back down by hand in backward."""
+    from tinygrad_edu.autograd import Function
+
+    def classes(cls: type) -> list[type]:
+        return [c for sub in cls.__subclasses__() for c in (sub, *classes(sub))]
+
+    builtins = [c for c in classes(Function) if c.__module__.startswith(("tinygrad_edu.ops", "tinygrad_edu.nn"))]
+    assert len(builtins) > 50
+    for cls in builtins:
+        source = inspect.getsource(cls.backward) if "backward" in vars(cls) else ""
+        assert "sum_to" not in source, cls.__name__
+
+
+def test_broadcast_and_promoted_inputs_of_class_based_ops_get_gradients_of_their_own_shape_and_dtype() -> None:
+    """Each input's gradient has the input's shape and dtype, the broadcast copies' gradients summed: the same
+    numbers as PyTorch's."""
+    def grads(lib: Any) -> list[np.ndarray]:
+        a = lib.tensor([[0.5], [-1.0]], requires_grad=True)  # (2, 1)
+        b = lib.tensor([0.25, 1.5, -2.0], dtype=lib.float64, requires_grad=True)  # (3,), float64
+        c = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        outs = [lib.atan2(a, b), lib.hypot(a, c), lib.logaddexp(a, c), lib.fmod(a, c + 5), lib.remainder(a, c + 5),
+                lib.lerp(a, c, 0.3), lib.lerp(a, c, c / 4), lib.addcmul(a, c, a * 2, value=0.5),
+                lib.addcdiv(c, a, c + 4, value=2.0), lib.where(c > 1.5, a, c), a.masked_fill(c > 1.5, 2.0),
+                a.masked_fill(c > 1.5, (c * c).sum()), lib.addmm(c, a, a.t().repeat(1, 1)[:, :1].expand(1, 3))]
+        total = sum(o.sum() * (i + 1) for i, o in enumerate(outs))
+        total.backward()
+        return [a.grad.detach().numpy(), b.grad.detach().numpy(), c.grad.detach().numpy()]
+
+    ours = grads(tg)
+    assert [g.shape for g in ours] == [(2, 1), (3,), (3,)] and ours[1].dtype == np.float64
+    torch = oracle()
+    if torch is not None:
+        for mine, theirs in zip(ours, grads(torch)):
+            np.testing.assert_allclose(mine, theirs, rtol=1e-5, atol=1e-6)

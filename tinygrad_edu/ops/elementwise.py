@@ -4,8 +4,8 @@ two-argument functions (atan2, hypot, ...), fused products (addcmul), masked_fil
 The element-wise ops whose derivatives are the idea (arithmetic, powers, exp/log, trigonometry, activations) are
 entries of the derivative table, ``tinygrad_edu/core/derivatives.py``; their Functions are re-exported here. The
 ones below are Function classes of their own. Binary ops broadcast and promote as PyTorch's: inputs of different
-dtypes compute in the common one (``promoted``), and each input's gradient is summed back down to its shape and
-converted back to its dtype (``grad_for``).
+dtypes compute in the common one (``promoted``), and the mechanism sums each input's gradient back down to its shape
+and converts it back to its dtype (``broadcast_from``, as for the table's ops): their backwards do not.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import broadcast_shapes
-from .._dtype import LEGACY_NAMES, binary_result_type, floating, from_numpy, number_dtype
+from .._dtype import LEGACY_NAMES, floating, from_numpy, number_dtype, promoted
 from ..core.derivatives import (  # noqa: F401  (re-exported: the table's element-wise ops)
     Abs,
     Acos,
@@ -63,29 +63,17 @@ from ..core.derivatives import (  # noqa: F401  (re-exported: the table's elemen
     ThresholdBackward,
     zero_where,
 )
-from ..core.function import Function, sum_to_shape, wrap
+from ..core.function import Function, broadcast_from, wrap
 from ..core.tensor import Tensor, _as_tensor
 
-_wrap, sum_to, _float = wrap, sum_to_shape, floating
+_wrap, _float = wrap, floating
 
 
-def promoted(ctx: Any, x: Tensor, y: Tensor) -> tuple[np.ndarray, np.ndarray]:
-    """Both inputs' numbers in their promoted dtype (``int64 * float32`` computes in float32), remembering each
-    input's shape and dtype in ``ctx.meta`` for :func:`grad_for`."""
-    a, b = x._array, y._array
-    ctx.meta = ((a.shape, a.dtype), (b.shape, b.dtype))
-    if a.dtype == b.dtype:
-        return a, b
-    dt = binary_result_type(x, y)
-    return a.astype(dt, copy=False), b.astype(dt, copy=False)
-
-
-def grad_for(g: Tensor, meta: tuple[tuple[int, ...], np.dtype]) -> Tensor:
-    """A gradient of a broadcast, promoted result, made an input's: summed down to its shape and converted to its
-    dtype."""
-    shape, dtype = meta
-    g = sum_to(g, shape)
-    return g if g._array.dtype == dtype else g.to(dtype)
+def broadcasting(ctx: Any, x: Tensor, y: Tensor) -> list[np.ndarray]:
+    """The two inputs (forward's first two arguments) broadcast together: their numbers in their promoted dtype
+    (``int64 * float32`` computes in float32), and the mechanism told to undo both in backward."""
+    broadcast_from(ctx, x, y)
+    return promoted(x, y)
 
 
 def _operands(x: Tensor, y: Any) -> tuple[Tensor, Tensor]:
@@ -137,16 +125,15 @@ class RemainderTensor(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
-        a, b = promoted(ctx, x, y)
+        a, b = broadcasting(ctx, x, y)
         _check_integer_divisor(a, b)
         ctx.quotient = np.floor_divide(a, b) if ctx.needs_input_grad[1] else None
         return np.remainder(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = grad_for(-g * _wrap(ctx.quotient), ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dx, dy
+        dx = g if ctx.needs_input_grad[0] else None
+        return dx, -g * _wrap(ctx.quotient) if ctx.needs_input_grad[1] else None
 
 
 class NotDifferentiable(Function):
@@ -162,7 +149,7 @@ class NotDifferentiable(Function):
     def forward(ctx: Any, op: str, x: Any, y: Any) -> np.ndarray:
         ctx.op = op
         if isinstance(x, Tensor) and isinstance(y, Tensor):
-            a, b = promoted(ctx, x, y)
+            a, b = promoted(x, y)
         elif isinstance(x, Tensor):
             a, b = _number_operand(x._array, y)
         else:
@@ -316,7 +303,7 @@ class MaskedFillScalar(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Tensor, value: Any) -> np.ndarray:
         ctx.save_for_backward(mask)
-        ctx.meta = x._array.shape
+        broadcast_from(ctx, x)  # (against the mask)
         a, m = x._array, mask._array
         shape = np.broadcast_shapes(a.shape, m.shape)
         return np.where(m, np.asarray(value).astype(a.dtype), np.broadcast_to(a, shape))
@@ -324,7 +311,7 @@ class MaskedFillScalar(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
-        return sum_to(MaskedFill.apply(g, mask._array), ctx.meta), None, None
+        return MaskedFill.apply(g, mask._array), None, None
 
 
 class MaskedFillTensor(Function):
@@ -337,7 +324,7 @@ class MaskedFillTensor(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: Tensor, value: Tensor) -> np.ndarray:
         ctx.save_for_backward(mask)
-        ctx.meta = (x._array.shape, value._array.dtype)
+        broadcast_from(ctx, x, None, value)  # (x against the mask; the value into every masked place)
         a, m = x._array, mask._array
         shape = np.broadcast_shapes(a.shape, m.shape)
         return np.where(m, value._array.astype(a.dtype), np.broadcast_to(a, shape))
@@ -346,9 +333,8 @@ class MaskedFillTensor(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         (mask,) = ctx.saved_tensors
         m = np.broadcast_to(mask._array, g._array.shape)
-        dx = sum_to(MaskedFill.apply(g, m), ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dv = g[_wrap(m)].sum().to(ctx.meta[1]) if ctx.needs_input_grad[2] else None
-        return dx, None, dv
+        dx = MaskedFill.apply(g, m) if ctx.needs_input_grad[0] else None
+        return dx, None, g[_wrap(m)].sum() if ctx.needs_input_grad[2] else None
 
 
 # How PyTorch's messages name a dtype by its C++ type.
@@ -411,16 +397,15 @@ class Atan2(Function):
     @staticmethod
     def forward(ctx: Any, y: Tensor, x: Tensor) -> np.ndarray:
         ctx.save_for_backward(y, x)
-        a, b = promoted(ctx, y, x)
+        a, b = broadcasting(ctx, y, x)
         return np.arctan2(_float(a), _float(b))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         y, x = ctx.saved_tensors
         recip = (y * y + x * x).reciprocal()
-        dy = grad_for(g * x * recip, ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dx = grad_for(g * -y * recip, ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dy, dx
+        return (g * x * recip if ctx.needs_input_grad[0] else None,
+                g * -y * recip if ctx.needs_input_grad[1] else None)
 
 
 class Hypot(Function):
@@ -432,7 +417,7 @@ class Hypot(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
-        a, b = promoted(ctx, x, y)
+        a, b = broadcasting(ctx, x, y)
         result = _wrap(np.hypot(_float_only(a, "hypot_cpu"), b))
         ctx.save_for_backward(x, y, result)
         return result
@@ -440,9 +425,8 @@ class Hypot(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y, result = ctx.saved_tensors
-        dx = grad_for(g * x / result, ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = grad_for(g * y / result, ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dx, dy
+        return (g * x / result if ctx.needs_input_grad[0] else None,
+                g * y / result if ctx.needs_input_grad[1] else None)
 
 
 class Logaddexp(Function):
@@ -455,15 +439,14 @@ class Logaddexp(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        a, b = promoted(ctx, x, y)
+        a, b = broadcasting(ctx, x, y)
         return np.logaddexp(_float_only(a, "logaddexp_cpu"), b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = grad_for(g / ((y - x).exp() + 1), ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = grad_for(g / ((x - y).exp() + 1), ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dx, dy
+        return (g / ((y - x).exp() + 1) if ctx.needs_input_grad[0] else None,
+                g / ((x - y).exp() + 1) if ctx.needs_input_grad[1] else None)
 
 
 class Fmod(Function):
@@ -494,16 +477,14 @@ class FmodTensor(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         ctx.save_for_backward(x, y)
-        a, b = promoted(ctx, x, y)
+        a, b = broadcasting(ctx, x, y)
         _check_integer_divisor(a, b)
         return np.fmod(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = grad_for(g, ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = grad_for(-g * DivTrunc.apply(x, y), ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dx, dy
+        return g if ctx.needs_input_grad[0] else None, -g * DivTrunc.apply(x, y) if ctx.needs_input_grad[1] else None
 
 
 class DivTrunc(Function):
@@ -514,13 +495,12 @@ class DivTrunc(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
-        a, b = promoted(ctx, x, y)
+        a, b = broadcasting(ctx, x, y)
         return np.trunc(a / b) if a.dtype.kind == "f" else np.fix(np.true_divide(a, b)).astype(a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        # zeros with no history, in each input's own shape and dtype (meta is None: the result's)
-        return tuple(_wrap(np.zeros(g._array.shape, g._array.dtype) if m is None else np.zeros(*m)) for m in ctx.meta)
+        return _zero_gradient(g), _zero_gradient(g)  # (zeros with no history; the mechanism: each input's shape)
 
 
 class Lerp(Function):
@@ -531,7 +511,7 @@ class Lerp(Function):
 
     @staticmethod
     def forward(ctx: Any, start: Tensor, end: Tensor, weight: float) -> np.ndarray:
-        a, b = promoted(ctx, start, end)
+        a, b = broadcasting(ctx, start, end)
         _check_float_kernel(a, "lerp_kernel_scalar")
         ctx._saved_weight = weight
         w = a.dtype.type(weight)
@@ -541,9 +521,7 @@ class Lerp(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         w = ctx._saved_weight
-        ds = grad_for(g * (1 - w), ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        de = grad_for(g * w, ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return ds, de, None
+        return g * (1 - w) if ctx.needs_input_grad[0] else None, g * w if ctx.needs_input_grad[1] else None, None
 
 
 class LerpTensor(Function):
@@ -562,16 +540,14 @@ class LerpTensor(Function):
                                f"{_C_TYPE_NAMES.get(other.dtype.name, other.dtype.name)}")
         _check_float_kernel(a, "lerp_kernel_tensor")
         ctx.save_for_backward(start, end, weight)
-        ctx.meta = (a.shape, b.shape, w.shape)
+        broadcast_from(ctx, start, end, weight)
         return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         start, end, weight = ctx.saved_tensors
-        ds = sum_to(g * (1 - weight), ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        de = sum_to(g * weight, ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        dw = sum_to(g * (end - start), ctx.meta[2]) if ctx.needs_input_grad[2] else None
-        return ds, de, dw
+        return (g * (1 - weight) if ctx.needs_input_grad[0] else None, g * weight if ctx.needs_input_grad[1] else None,
+                g * (end - start) if ctx.needs_input_grad[2] else None)
 
 
 def _elementwise_math(fn: Any, a: np.ndarray) -> np.ndarray:
@@ -734,7 +710,8 @@ class Addcmul(Function):
                                "future addcdiv behavior is just the latter implementation: (input + value * tensor1 "
                                "/ tensor2), for all dtypes.")
         ctx.save_for_backward(t1, t2)
-        ctx._saved_value, ctx.meta = value, (a.shape, b.shape, c.shape)
+        ctx._saved_value = value
+        broadcast_from(ctx, input, t1, t2)
         dt = np.result_type(a, b, c)
         v = np.asarray(value).astype(dt)
         return a + v * (b / c if ctx._forward_cls.divide else b * c)
@@ -742,16 +719,14 @@ class Addcmul(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         t1, t2 = ctx.saved_tensors
-        v, shapes = ctx._saved_value, ctx.meta
-        di = sum_to(g, shapes[0]) if ctx.needs_input_grad[0] else None
+        v = ctx._saved_value
         if ctx._forward_cls.divide:
             d1 = g * (t2.reciprocal() * v) if ctx.needs_input_grad[1] else None
             d2 = -g * (t1 * v / (t2 * t2)) if ctx.needs_input_grad[2] else None
         else:
             d1 = g * (t2 * v) if ctx.needs_input_grad[1] else None
             d2 = g * (t1 * v) if ctx.needs_input_grad[2] else None
-        return (di, None if d1 is None else sum_to(d1, shapes[1]), None if d2 is None else sum_to(d2, shapes[2]),
-                None)
+        return g if ctx.needs_input_grad[0] else None, d1, d2, None
 
 
 class Addcdiv(Addcmul):

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype
 from .._checks import broadcast_shapes
-from ..core.function import Function, InferenceCounter, sum_to_shape, wrap
+from ..core.function import Function, InferenceCounter, broadcast_from, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
 from .shape import Index, _to_numpy_key
@@ -143,19 +143,18 @@ class FillTensor(Function):
 
 class Copy(Function):
     """``x.copy_(src)``: x's old values are overwritten (dx = 0); src, broadcast to x's shape, gets
-    dsrc = sum_to_shape(g, src.shape). (A src of another dtype is converted first, by its own node.)"""
+    dsrc = g, summed down to src's shape. (A src of another dtype is converted first, by its own node.)"""
 
     node_name = "CopyBackwards"  # PyTorch's name for this node has no "0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, src: Tensor) -> np.ndarray:
-        ctx.src_shape = src._array.shape
+        broadcast_from(ctx, None, src)
         return np.broadcast_to(src._array, x._array.shape).astype(x._array.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        dsrc = sum_to_shape(g, ctx.src_shape) if ctx.needs_input_grad[1] else None
-        return wrap(np.zeros_like(g._array)), dsrc
+        return wrap(np.zeros_like(g._array)), g if ctx.needs_input_grad[1] else None
 
 
 def zero_(self: Tensor) -> Tensor:
@@ -191,7 +190,8 @@ class CopySlices(Function):
     def forward(ctx: Any, x: Tensor, value: Tensor, key: Any) -> np.ndarray:
         out = x._array.copy()
         out[key] = value._array
-        ctx.key, ctx.value_shape, ctx.shape = key, value._array.shape, out.shape
+        ctx.key, ctx.shape = key, out.shape
+        broadcast_from(ctx, None, value)  # (the value, into the slice's shape)
         return out
 
     @staticmethod
@@ -199,7 +199,7 @@ class CopySlices(Function):
         mask = np.ones(ctx.shape, dtype=g._array.dtype)
         mask[ctx.key] = 0
         dx = g * wrap(mask) if ctx.needs_input_grad[0] else None
-        dv = sum_to_shape(Index.apply(g, ctx.key), ctx.value_shape) if ctx.needs_input_grad[1] else None
+        dv = Index.apply(g, ctx.key) if ctx.needs_input_grad[1] else None
         return dx, dv, None
 
 

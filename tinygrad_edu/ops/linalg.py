@@ -10,7 +10,7 @@ x          y               node                   backward (g = d(root)/d(out))
 (n, m)     (m, p)          MmBackward0            dx = g @ y.T,       dy = x.T @ g
 batched    ...             UnsafeViewBackward0    over MmBackward0/MvBackward0 when the batch folds into
                                                   rows (see _should_fold), else over BmmBackward0
-b + x @ W  (a Linear)      AddmmBackward0         db = sum_to(g),  dx = g @ W.T,  dW = x.T @ g
+b + x @ W  (a Linear)      AddmmBackward0         db = g (summed down),  dx = g @ W.T,  dW = x.T @ g
 =========================  =====================  =======================================
 """
 
@@ -24,8 +24,7 @@ import numpy as np
 from .._checks import broadcast_shapes, check_expand
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from ..core.derivatives import MulScalar, UnsafeView, zero_where
-from ..core.function import Function
-from ..core.function import sum_to_shape as sum_to
+from ..core.function import Function, broadcast_from, sum_to_shape
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
 from ..core.tensor import wrap_dim as _dim
@@ -173,7 +172,7 @@ class Addmm(Function):
         if a.dtype != b.dtype:  # (a float32 batch into a float64 layer, say)
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(a)} and {_short(b)}")
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
-        ctx.bias_shape = bias._array.shape
+        broadcast_from(ctx, bias)  # (the bias, added to every row: the mechanism sums its gradient back down)
         ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mat2_grad)
         out = a @ b
         if bias._array.shape != out.shape[-bias._array.ndim:]:  # (PyTorch expands the bias to the product's shape)
@@ -184,7 +183,7 @@ class Addmm(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, w = ctx.saved_tensors
-        db = sum_to(g, ctx.bias_shape) if ctx.needs_input_grad[0] else None
+        db = g if ctx.needs_input_grad[0] else None
         dx = g.mm(w.t()) if ctx.needs_input_grad[1] else None
         dw = _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None
         return db, dx, dw
@@ -349,7 +348,7 @@ class AddmmScaled(Function):
     """``beta * input + alpha * (mat1 @ mat2)``, PyTorch's addmm with its two scales (beta = alpha = 1 is
     :class:`Addmm`, the Linear layer's node):
 
-        dinput = beta * sum_to(g),   dmat1 = alpha * g @ mat2.T,   dmat2 = alpha * mat1.T @ g
+        dinput = beta * g (summed down),   dmat1 = alpha * g @ mat2.T,   dmat2 = alpha * mat1.T @ g
     """
 
     node_name = "AddmmBackward0"
@@ -367,7 +366,8 @@ class AddmmScaled(Function):
         product = _checked_product(b, c, ctx._forward_cls.batched)
         ctx.mat2_column_major = _column_major(c)  # for the layout of mat2's gradient (see _mat2_grad)
         ctx.save_for_backward(mat1 if ctx.needs_input_grad[2] else None, mat2 if ctx.needs_input_grad[1] else None)
-        ctx.input_shape, ctx._saved_beta, ctx._saved_alpha = a.shape, beta, alpha
+        ctx._saved_beta, ctx._saved_alpha = beta, alpha
+        broadcast_from(ctx, input)
         scaled = product if alpha == 1 else product * a.dtype.type(alpha)
         return _beta_input(a, beta, product.shape) + scaled
 
@@ -375,7 +375,7 @@ class AddmmScaled(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         mat1, mat2 = ctx.saved_tensors
         beta, alpha = ctx._saved_beta, ctx._saved_alpha
-        di = sum_to(_scaled(g, beta), ctx.input_shape) if ctx.needs_input_grad[0] else None
+        di = _scaled(g, beta) if ctx.needs_input_grad[0] else None
         if ctx._forward_cls.batched:
             dm1 = _scaled(g.bmm(mat2.transpose(1, 2)), alpha) if ctx.needs_input_grad[1] else None
             dm2 = _scaled(mat1.transpose(1, 2).bmm(g), alpha) if ctx.needs_input_grad[2] else None
@@ -479,16 +479,15 @@ class Cross(Function):
         ctx.save_for_backward(x, y)
         ctx._saved_dim = dim
         shape = broadcast_shapes(a.shape, b.shape)
-        ctx.meta = (a.shape, b.shape)
+        broadcast_from(ctx, x, y)
         return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         dim = ctx._saved_dim
-        dx = sum_to(Cross.apply(y, g, dim), ctx.meta[0]) if ctx.needs_input_grad[0] else None
-        dy = sum_to(Cross.apply(g, x, dim), ctx.meta[1]) if ctx.needs_input_grad[1] else None
-        return dx, dy, None
+        dx = Cross.apply(y, g, dim) if ctx.needs_input_grad[0] else None
+        return dx, Cross.apply(g, x, dim) if ctx.needs_input_grad[1] else None, None
 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
@@ -578,6 +577,7 @@ class Einsum(Function):
         subs, out = spec
         ctx.save_for_backward(*operands)
         ctx.spec = spec
+        broadcast_from(ctx, None, *operands)  # (a size-1 dim against another operand's size n)
         return np.asarray(np.einsum(",".join(subs) + "->" + out, *[t._array for t in operands]))
 
     @staticmethod
@@ -603,7 +603,7 @@ class Einsum(Function):
                     factors.append((c, _wrap(np.ones(n, dtype=x._array.dtype))))
                 target += c
             grad = einsum_of(tuple(s for s, _ in factors), target, [t for _, t in factors])
-            grads.append(sum_to(grad, x._array.shape))  # (a size-1 dim broadcast against the others' size n)
+            grads.append(grad)
         return tuple(grads)
 
 
@@ -671,7 +671,8 @@ class Dist(Function):
             n = (d ** p).sum() ** (1 / p) if p != 1 else d.sum()
         result = _wrap(np.asarray(n, dtype=d.dtype))
         ctx.save_for_backward(x, y, result)
-        ctx._saved_p, ctx.meta = p, (a.shape, b.shape)
+        ctx._saved_p = p
+        broadcast_from(ctx, x, y)
         return result
 
     @staticmethod
@@ -690,8 +691,7 @@ class Dist(Function):
             dx = d.sign() * at_norm * (g / at_norm.sum())
         else:
             dx = d * d.abs().pow(p - 2) * zero_where(n._array == 0, g / n.pow(p - 1))
-        return (sum_to(dx, ctx.meta[0]) if ctx.needs_input_grad[0] else None,
-                sum_to(-dx, ctx.meta[1]) if ctx.needs_input_grad[1] else None, None)
+        return dx if ctx.needs_input_grad[0] else None, -dx if ctx.needs_input_grad[1] else None, None
 
 
 def dist(input: Tensor, other: Tensor, p: float = 2) -> Tensor:
@@ -745,7 +745,7 @@ class CdistBackward(Function):
         weighted = w * _pairwise_differences(x1._array, x2._array)
         grad = weighted.sum(-2) if which == 1 else -weighted.sum(-3)
         own = (x1 if which == 1 else x2)._array.shape
-        return grad if grad.shape == own else sum_to(_wrap(grad), own)._array  # (batch dims broadcast)
+        return grad if grad.shape == own else sum_to_shape(_wrap(grad), own)._array  # (batch dims broadcast)
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:

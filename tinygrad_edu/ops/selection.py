@@ -17,13 +17,12 @@ from typing import Any
 import numpy as np
 
 from .._checks import broadcast_shapes
-from .._dtype import LEGACY_NAMES, number_dtype
-from ..core.function import Function
-from ..core.function import sum_to_shape as sum_to
+from .._dtype import LEGACY_NAMES, number_dtype, promoted
+from ..core.function import Function, broadcast_from
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
 from ..core.tensor import wrap_dim as _dim
-from .elementwise import Maximum, Minimum, grad_for, maximum, minimum, promoted, zero_where  # noqa: F401
+from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
 
 
@@ -46,15 +45,15 @@ class Where(Function):
                                f"{LEGACY_NAMES[cond.dtype].removesuffix('Tensor')}")
         ctx.save_for_backward(cond)
         broadcast_shapes(broadcast_shapes(c.shape, x._array.shape), y._array.shape)
-        return np.where(c, *promoted(ctx, x, y))
+        broadcast_from(ctx, None, x, y)
+        return np.where(c, *promoted(x, y))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (cond,) = ctx.saved_tensors
         zero = _wrap(np.zeros_like(g._array))  # not g * 0, which is nan where g is infinite
-        dx = grad_for(where(cond, g, zero), ctx.meta[0]) if ctx.needs_input_grad[1] else None
-        dy = grad_for(where(cond, zero, g), ctx.meta[1]) if ctx.needs_input_grad[2] else None
-        return None, dx, dy
+        dx = where(cond, g, zero) if ctx.needs_input_grad[1] else None
+        return None, dx, where(cond, zero, g) if ctx.needs_input_grad[2] else None
 
 
 def where(condition: Tensor, x: Any, y: Any) -> Tensor:
@@ -509,12 +508,13 @@ class MaskedSelect(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, mask: np.ndarray) -> np.ndarray:
         shape = broadcast_shapes(mask.shape, x._array.shape)  # (in this order for PyTorch's message)
-        ctx.in_shape, ctx.mask = x._array.shape, np.broadcast_to(mask, shape)
+        ctx.mask = np.broadcast_to(mask, shape)
+        broadcast_from(ctx, x)
         return np.broadcast_to(x._array, shape)[ctx.mask]
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return sum_to(MaskedScatter.apply(g, ctx.mask), ctx.in_shape), None
+        return MaskedScatter.apply(g, ctx.mask), None
 
 
 class MaskedScatter(Function):

@@ -17,12 +17,10 @@ import numpy as np
 from .._dtype import promote_types
 from .._messages import warn_once
 from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
-from ..core.function import Function, sum_to_shape
+from ..core.function import Function
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
 from ..core.tensor import wrap_dim as _dim
-
-sum_to = sum_to_shape  # (the name the ops and nn use)
 
 
 class Permute(Function):
