@@ -72,6 +72,5 @@ def masked_fill(self: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def threshold_backward(grad_output: np.ndarray, self: np.ndarray, threshold: float) -> np.ndarray:
     """relu's backward: ``grad_output`` where ``self > threshold``, 0 elsewhere (PyTorch's test, ``self <=
     threshold``, lets the gradient pass at a nan)."""
-    mask = self <= threshold
-    return np.where(mask, grad_output.dtype.type(0), grad_output) if mask.any() else grad_output
+    return np.where(self <= threshold, grad_output.dtype.type(0), grad_output)
 

@@ -411,7 +411,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
                 quiet_off(token)
         if type(out) is not np.ndarray:  # a tensor (a learner's forward), several outputs, an input changed ...
             return _outputs(cls, ctx, args, out, record)
-        out = wrap(out, counter=args[0]._version_counter if cls.is_view else None)  # a view shares its input's
+        out = wrap(out, None, 0, args[0]._version_counter if cls.is_view else None)  # a view shares its input's
         if cls.is_view:  # storage, so its version counter too; _base: the tensor that owns the storage
             out._base = args[0] if args[0]._base is None else args[0]._base
         if record:
@@ -472,7 +472,8 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     """Link the node ``ctx`` into the graph: one edge per tensor argument (numbers, dims... get none), and what
     forward saved, each tensor with its version now."""
     T = Tensors.cls  # noqa: N806
-    ctx.next_functions = tuple([gradient_edge(a) for a in args if isinstance(a, T)])
+    ctx.next_functions = tuple([(a.grad_fn, a._output_nr) if a.grad_fn is not None else gradient_edge(a)
+                                for a in args if isinstance(a, T)])  # (an input made by an op: its node)
     if len(ctx.next_functions) != len(args):
         ctx._input_is_tensor = tuple([isinstance(a, T) for a in args])
     if ctx._to_save:

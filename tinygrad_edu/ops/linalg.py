@@ -26,6 +26,7 @@ from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from ..core.derivatives import MulScalar, UnsafeView, zero_where
 from ..core.function import Function, broadcast_from, sum_to_shape
 from ..core.function import wrap as _wrap
+from ..core.grad_mode import GradMode, Speed
 from ..core.tensor import Tensor
 from ..core.tensor import wrap_dim as _dim
 
@@ -44,14 +45,24 @@ def _column_major(a: np.ndarray) -> bool:
     return a.flags.f_contiguous and not a.flags.c_contiguous
 
 
-def _mat2_grad(mat1: Tensor, g: Tensor, column_major: bool) -> Tensor:
-    """d(mat1 @ mat2)/d(mat2) = mat1.T @ g, laid out in memory like mat2 was (PyTorch's mm_mat2_backward).
+def _mm_grads(g: Tensor, mat1: Tensor | None, mat2: Tensor | None, column_major: bool) -> tuple:
+    """The gradients of ``mat1 @ mat2``: ``g @ mat2.T`` for mat1, and ``mat1.T @ g`` for mat2, laid out in memory
+    like mat2 was (PyTorch's mm_mat2_backward). (None for one that needs no gradient: its saved partner is None.)
 
     A Linear layer's mat2 is ``weight.t()``, column-major. ``(g.T @ mat1).T`` is the same matrix, but once
     transposed back to the weight's shape it is row-major like the weight: so is ``weight.grad``, and the
     optimizer's ``w -= lr * grad`` reads both in the same order, several times faster than mixing layouts.
     """
-    return g.t().mm(mat1).t() if column_major else mat1.t().mm(g)
+    if Speed.tricks and not GradMode.enabled:  # speed: nothing is recorded: numpy's products, not five ops
+        d1 = None if mat2 is None else _wrap(g._array @ mat2._array.T)
+        if mat1 is None or not column_major:
+            return d1, None if mat1 is None else _wrap(mat1._array.T @ g._array)
+        product = _wrap(g._array.T @ mat1._array)
+        d2 = _wrap(product._array.T)  # (a view of the product, as t() makes it)
+        d2._base = product
+        return d1, d2
+    return (None if mat2 is None else g.mm(mat2.t()),
+            None if mat1 is None else g.t().mm(mat1).t() if column_major else mat1.t().mm(g))
 
 
 def _short(a: np.ndarray) -> str:
@@ -122,15 +133,13 @@ class Mm(Function):
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_NAMES[a.dtype]} != "
                                f"{CPP_NAMES[b.dtype]}")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
-        ctx.mat2_column_major = _column_major(b)  # for the layout of mat2's gradient (see _mat2_grad)
+        ctx.mat2_column_major = _column_major(b)  # for the layout of mat2's gradient (see _mm_grads)
         return a @ b
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        dx = g.mm(y.t()) if ctx.needs_input_grad[0] else None
-        dy = _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[1] else None
-        return dx, dy
+        x, y = ctx.saved_tensors  # (each saved only if the other needs a gradient)
+        return _mm_grads(g, x, y, ctx.mat2_column_major)
 
 
 class Bmm(Function):
@@ -173,7 +182,7 @@ class Addmm(Function):
             raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {_short(a)} and {_short(b)}")
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         broadcast_from(ctx, bias)  # (the bias, added to every row: the mechanism sums its gradient back down)
-        ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mat2_grad)
+        ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mm_grads)
         out = a @ b
         if bias._array.shape != out.shape[-bias._array.ndim:]:  # (PyTorch expands the bias to the product's shape)
             check_expand(bias._array.shape, out.shape)
@@ -182,11 +191,8 @@ class Addmm(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, w = ctx.saved_tensors
-        db = g if ctx.needs_input_grad[0] else None
-        dx = g.mm(w.t()) if ctx.needs_input_grad[1] else None
-        dw = _mat2_grad(x, g, ctx.mat2_column_major) if ctx.needs_input_grad[2] else None
-        return db, dx, dw
+        x, w = ctx.saved_tensors  # (each saved only if the other needs a gradient)
+        return (g if ctx.needs_input_grad[0] else None, *_mm_grads(g, x, w, ctx.mat2_column_major))
 
 
 class SqueezeMatmul(Function):
@@ -364,7 +370,7 @@ class AddmmScaled(Function):
                                f"batch2: {names[2]}")
         _check_dtypes(a, b, c)
         product = _checked_product(b, c, ctx._forward_cls.batched)
-        ctx.mat2_column_major = _column_major(c)  # for the layout of mat2's gradient (see _mat2_grad)
+        ctx.mat2_column_major = _column_major(c)  # for the layout of mat2's gradient (see _mm_grads)
         ctx.save_for_backward(mat1 if ctx.needs_input_grad[2] else None, mat2 if ctx.needs_input_grad[1] else None)
         ctx._saved_beta, ctx._saved_alpha = beta, alpha
         broadcast_from(ctx, input)
@@ -380,8 +386,8 @@ class AddmmScaled(Function):
             dm1 = _scaled(g.bmm(mat2.transpose(1, 2)), alpha) if ctx.needs_input_grad[1] else None
             dm2 = _scaled(mat1.transpose(1, 2).bmm(g), alpha) if ctx.needs_input_grad[2] else None
         else:
-            dm1 = _scaled(g.mm(mat2.t()), alpha) if ctx.needs_input_grad[1] else None
-            dm2 = _scaled(_mat2_grad(mat1, g, ctx.mat2_column_major), alpha) if ctx.needs_input_grad[2] else None
+            dm1, dm2 = (None if d is None else _scaled(d, alpha) for d in _mm_grads(g, mat1, mat2,
+                                                                                   ctx.mat2_column_major))
         return di, dm1, dm2, None, None
 
 
