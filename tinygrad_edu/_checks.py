@@ -20,6 +20,14 @@ from ._dtype import LEGACY_NAMES, from_numpy
 from ._messages import shape_list
 
 
+def wrap_dim(d: int, ndim: int) -> int:
+    """A dim counted from the end (-1 is the last) counted from the start, checked with PyTorch's message."""
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
 def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     """``shape`` with its -1 (if any) worked out from the number of elements."""
     if shape.count(-1) > 1:

@@ -17,6 +17,5 @@ trick's reference counts), ``_legacy`` (old-style Functions, refused), ``_decora
 
 The library's breadth (indexing, linear algebra, comparisons, in-place forms...) is the public ``tinygrad_edu.Tensor``
 (``_tensor.py``), a subclass of the core's Tensor with those methods in its class body; it registers itself
-(``function.Tensors.cls``) so that every result is an instance of it. Each speed trick sits in one place, marked
-``# speed:``, behind one switch (``grad_mode.Speed.tricks``); with it off the results are the same.
+(``function.Tensors.cls``) so that every result is an instance of it. The speed tricks: ``grad_mode.Speed``.
 """

@@ -157,13 +157,11 @@ def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[in
 
 def _unreduce(grad: Any, shape: tuple[int, ...], dim: tuple[int, ...], keepdim: bool) -> Any:
     """A reduction's gradient spread back over what was reduced: its dimensions back (size 1), expanded."""
-    kept = tuple(1 if i in dim else n for i, n in enumerate(shape))  # (the reduced dimensions, of size 1)
-    return (grad if keepdim else View.apply(grad, kept)).expand(shape)
+    return (grad if keepdim else View.apply(grad, kept_shape(shape, dim))).expand(shape)
 
 
 def _reduced(shape: tuple[int, ...], dim: tuple[int, ...]) -> int:
-    """How many elements a reduction over ``dim`` takes into each of its results."""
-    return math.prod(shape[d] for d in dim)
+    return math.prod(shape[d] for d in dim)  # how many elements a reduction over dim takes into each result
 
 
 def _sum_dtype(a: np.ndarray) -> Any:

@@ -102,9 +102,6 @@ class Node(_hooks.NodeHooks):
     def name(self) -> str:
         return type(self).__name__
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object at {hex(id(self))}>"
-
     def apply(self, *grad_outputs: Tensor) -> tuple[Tensor | None, ...]:
         """Given d(root)/d(outputs), return d(root)/d(inputs), one per entry of next_functions."""
         raise NotImplementedError
@@ -315,11 +312,6 @@ class BackwardCFunction(Node, FunctionCtx):
         if self._meta is not None:  # summed back down to the shapes of the inputs that were broadcast
             result = _as_inputs(result, self._meta)
         return result if self._input_is_tensor is None else tuple(itertools.compress(result, self._input_is_tensor))
-
-    def __repr__(self) -> str:  # a learner's Function's node: <tinygrad_edu.autograd.function.MyExpBackward ...>
-        cls = type(self)
-        name = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
-        return f"<{name} object at {hex(id(self))}>"
 
 
 def _as_written(node: BackwardCFunction, *grads: Tensor | None) -> Any:

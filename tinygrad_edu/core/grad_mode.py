@@ -1,10 +1,8 @@
 """The switches: whether operations record the graph (``no_grad`` and friends), and the speed tricks.
 
 One flag, ``GradMode.enabled``, decides whether an operation records a node in the backward graph. Every op
-reads it; ``no_grad``, ``enable_grad`` and ``set_grad_enabled`` only flip it and put it back. Each works as a
-context manager (``with no_grad():``) and as a decorator (``@no_grad()``, or ``@no_grad`` without parentheses);
-``set_grad_enabled(False)`` also works as a plain call: it flips the flag as soon as it is made, as PyTorch's does.
-A decorated generator runs each of its steps in the mode, not just the first.
+reads it; ``no_grad``, ``enable_grad`` and ``set_grad_enabled`` only flip it and put it back, as context managers
+(``with no_grad():``) or decorators (``@no_grad()``); ``set_grad_enabled(False)`` also works as a plain call.
 """
 
 from __future__ import annotations
@@ -27,10 +25,9 @@ class GradMode:
 
 
 class Speed:
-    """The one switch for the speed tricks. Each trick sits in one place, marked ``# speed:``, and does what
-    the plain code next to it does, only faster; with ``Speed.tricks = False`` every one of them is skipped and
-    the results are the same (``tests/test_fast_paths.py`` checks). Read the core with the tricks switched off:
-    they are not the idea."""
+    """The one switch for the speed tricks. Each trick sits in one place, marked ``# speed:``, and does what the
+    plain code next to it does, only faster; with ``Speed.tricks = False`` all are skipped and the results are the
+    same (``tests/test_fast_paths.py`` checks). Read the core with the tricks switched off: they are not the idea."""
 
     tricks: bool = True
 
@@ -45,9 +42,8 @@ def is_inference_mode_enabled() -> bool:
 
 
 class _Mode(Decorating):
-    """What the switches share: ``__enter__`` sets the flags, ``__exit__`` puts back what was there. (From
-    ``Decorating``, beside the core: each also decorates a function or a generator, ``@no_grad`` without
-    parentheses too.)"""
+    """What the switches share: ``__enter__`` sets the flags, ``__exit__`` puts back what was there. (Decorating:
+    ``Decorating``, beside the core.)"""
 
     grad = True  # GradMode.enabled inside
     inference: bool | None = None  # GradMode.inference inside (None: unchanged)

@@ -314,17 +314,9 @@ def _as_tensor(v: Any) -> Tensor:
 
 
 def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
-    """Dims counted from the start, sorted (``wrap_dim`` for one out of range: PyTorch's message)."""
-    n = max(ndim, 1)
-    return tuple(sorted(d % n if -n <= d < n else wrap_dim(d, ndim) for d in ((dim,) if isinstance(dim, int) else dim)))
-
-
-def wrap_dim(d: int, ndim: int) -> int:
-    """A dim counted from the end (-1 is the last) counted from the start, checked with PyTorch's message."""
-    n = max(ndim, 1)
-    if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    return d % n
+    """Dims counted from the start, sorted (``C.wrap_dim`` for one out of range: PyTorch's message)."""
+    n, dims = max(ndim, 1), (dim,) if isinstance(dim, int) else dim
+    return tuple(sorted(d % n if -n <= d < n else C.wrap_dim(d, ndim) for d in dims))
 
 
 def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:

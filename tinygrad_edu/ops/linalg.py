@@ -22,13 +22,13 @@ from typing import Any
 import numpy as np
 
 from .._checks import broadcast_shapes, check_expand
+from .._checks import wrap_dim as _dim
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from ..core.derivatives import MulScalar, UnsafeView, zero_where
 from ..core.function import Function, broadcast_from, sum_to_shape
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode, Speed
 from ..core.tensor import Tensor
-from ..core.tensor import wrap_dim as _dim
 
 
 def _check(cond: bool, msg: str) -> None:

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._dtype import LEGACY_NAMES
+from ..core.derivatives import _sum_dtype
 from ..core.derivatives import kept_shape as _kept_shape
 from ..core.function import Function
 from ..core.function import wrap as _wrap
@@ -38,10 +39,6 @@ def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
         return None
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
     return tuple(sorted(_dim(d, ndim) for d in dims))
-
-
-def _sum_dtype(a: np.ndarray) -> Any:
-    return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
 
 
 class Norm(Function):

@@ -17,11 +17,11 @@ from typing import Any
 import numpy as np
 
 from .._checks import broadcast_shapes
+from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
 from ..core.function import Function, broadcast_from
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
-from ..core.tensor import wrap_dim as _dim
 from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
 

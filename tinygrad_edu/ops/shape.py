@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import wrap_dim as _dim
 from .._dtype import promote_types
 from .._messages import warn_once
 from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
 from ..core.function import Function
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
-from ..core.tensor import wrap_dim as _dim
 
 
 class Permute(Function):
