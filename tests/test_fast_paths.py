@@ -178,6 +178,27 @@ def test_relu_masks_its_gradient_where_the_output_is_not_positive() -> None:
     np.testing.assert_array_equal(x.grad.numpy(), [1.0, 0.0, 3.0, 0.0])
 
 
+@pytest.mark.parametrize("dtype", [tg.float16, tg.float32, tg.float64])
+def test_relus_mask_gives_the_same_bits_with_and_without_the_tricks(dtype: tg.dtype) -> None:
+    """The mask as a bitwise and (the trick) and as np.where: the same bits, signed zeros, inf and nan included."""
+    from tinygrad_edu.core.grad_mode import Speed
+
+    out = [float("nan"), -1.0, 2.0, 0.0, 5.0, -0.0, 1.0, -2.0]
+    g = [1.0, float("inf"), -0.0, float("-inf"), float("nan"), -3.0, -2.5, float("nan")]
+    grads = []
+    for tricks in (True, False):
+        Speed.tricks = tricks
+        try:
+            x = tg.tensor(out, dtype=dtype, requires_grad=True)
+            x.relu().backward(tg.tensor(g, dtype=dtype))
+        finally:
+            Speed.tricks = True
+        grads.append(x.grad.numpy().tobytes())
+    assert grads[0] == grads[1]
+    expected = np.where(np.array(out) <= 0, 0.0, np.array(g)).astype(x.grad.numpy().dtype)
+    assert grads[0] == expected.tobytes()
+
+
 # ------------------------------------------------------------------------------------------------ formulas
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
 def test_formula_arithmetic_gives_the_same_gradients_with_and_without_recording() -> None:

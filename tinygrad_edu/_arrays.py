@@ -69,8 +69,16 @@ def masked_fill(self: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(mask if mask.shape == self.shape else np.broadcast_to(mask, self.shape), self.dtype.type(0), self)
 
 
-def threshold_backward(grad_output: np.ndarray, self: np.ndarray, threshold: float) -> np.ndarray:
+def threshold_backward(grad_output: np.ndarray, self: np.ndarray, threshold: float, bits: bool = False) -> np.ndarray:
     """relu's backward: ``grad_output`` where ``self > threshold``, 0 elsewhere (PyTorch's test, ``self <=
-    threshold``, lets the gradient pass at a nan)."""
-    return np.where(self <= threshold, grad_output.dtype.type(0), grad_output)
+    threshold``, lets the gradient pass at a nan). speed (``bits``): the same numbers, as grad_output's bits and-ed
+    with all ones where it passes, all zeros (+0.) elsewhere: twice as fast as np.where."""
+    as_int = _SAME_SIZE_INT.get(grad_output.dtype) if bits and self.shape == grad_output.shape else None
+    if as_int is None:
+        return np.where(self <= threshold, grad_output.dtype.type(0), grad_output)
+    keep = np.subtract(self <= threshold, 1, dtype=as_int)  # (False - 1 = -1: all bits set)
+    return np.bitwise_and(grad_output.view(as_int), keep).view(grad_output.dtype)
+
+
+_SAME_SIZE_INT = {np.dtype(np.float16): np.int16, np.dtype(np.float32): np.int32, np.dtype(np.float64): np.int64}
 

@@ -39,6 +39,7 @@ from .. import _checks as C
 from .._dtype import promoted
 from .._quiet import quietly
 from .function import RESULT, Function, Tensors, broadcast_from, sum_to_shape, wrap
+from .grad_mode import Speed
 
 # The entries, in the order of this file (what the docs and lessons list: autograd/derivatives.py)
 TABLE: list[type[Function]] = []
@@ -261,7 +262,8 @@ SigmoidBackward = derivative("SigmoidBackwardBackward0",
                              output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output))
 Relu = derivative("ReluBackward0", lambda self: np.maximum(self, 0, dtype=self.dtype),
                   self=lambda grad, result: ThresholdBackward.apply(grad, result, 0), silent=True)
-ThresholdBackward = derivative("ThresholdBackwardBackward0", A.threshold_backward,  # relu's mask: grad where self > 0
+ThresholdBackward = derivative("ThresholdBackwardBackward0", lambda grad_output, self, threshold:  # relu's mask
+                               A.threshold_backward(grad_output, self, threshold, Speed.tricks),  # (grad if self > 0)
                                grad_output=lambda grad, self, threshold: ThresholdBackward.apply(grad, self, threshold),
                                self=lambda grad: zeros(grad), saved=("threshold",), silent=True)  # (relu'' = 0)
 # -- flat almost everywhere, or in pieces ------------------------------------------------------------------------------

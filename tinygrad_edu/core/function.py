@@ -35,6 +35,7 @@ saved is what backward reads. The built-in ops are Functions too (made from the 
 from __future__ import annotations
 
 import itertools
+import operator
 import sys
 import traceback
 import weakref
@@ -198,7 +199,7 @@ def _unshared(grad: Tensor, most: tuple | None = None) -> Any:
     own = a.flags.writeable and (memory is None or (type(memory) is np.ndarray and memory.base is None))
     counts = (sys.getrefcount(grad), sys.getrefcount(a), 0 if memory is None else sys.getrefcount(memory) -
               (base is not None and base._array is memory), 0 if base is None else sys.getrefcount(base))
-    return counts if most is None else own and all(n <= m for n, m in zip(counts, most))
+    return counts if most is None else own and all(map(operator.le, counts, most))
 
 
 class CopyBackwards(Node):

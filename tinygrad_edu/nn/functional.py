@@ -303,7 +303,7 @@ class NllLoss(Function):
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
         t = target._array.reshape(a.shape[:1] + a.shape[2:])
-        lo, hi = (t.min(), t.max()) if t.size else (0, -1)
+        lo, hi = (np.minimum.reduce(t, None), np.maximum.reduce(t, None)) if t.size else (0, -1)
         if lo >= 0 and hi < a.shape[1] and not lo <= ignore_index <= hi:
             kept, cols = None, t  # the usual case, seen from two reductions: every target a class, none ignored
         else:

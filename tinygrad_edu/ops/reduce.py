@@ -26,7 +26,7 @@ import numpy as np
 from .._dtype import LEGACY_NAMES
 from ..core.derivatives import _sum_dtype
 from ..core.derivatives import kept_shape as _kept_shape
-from ..core.function import Function
+from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
@@ -243,13 +243,12 @@ class Softmax(Function):
 
     @staticmethod
     # an inf input gives nan (inf - inf), silently, as in PyTorch
-    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
-        e = np.exp(a - a.max(axis=dim, keepdims=True))  # subtracting the max changes nothing but avoids overflow
-        result = _wrap(e / e.sum(axis=dim, keepdims=True))
-        ctx.save_for_backward(result)
-        return result
+        e = np.exp(a - np.maximum.reduce(a, dim, keepdims=True))  # less the max: no change, but no overflow
+        ctx.save_for_backward(RESULT)
+        return e / np.add.reduce(e, dim, keepdims=True)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -270,7 +269,7 @@ class SoftmaxBackwardData(Function):
         ctx.save_for_backward(g, s)
         ctx.dim = dim
         a, b = g._array, s._array
-        return b * (a - (a * b).sum(axis=dim, keepdims=True))
+        return b * (a - np.add.reduce(a * b, dim, keepdims=True))
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -288,13 +287,12 @@ class LogSoftmax(Function):
 
     @staticmethod
     # an inf input gives nan (inf - inf), silently, as in PyTorch
-    def forward(ctx: Any, x: Tensor, dim: int) -> Tensor:
+    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
-        shifted = a - a.max(axis=dim, keepdims=True)
-        result = _wrap(shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True)))
-        ctx.save_for_backward(result)
-        return result
+        shifted = a - np.maximum.reduce(a, dim, keepdims=True)
+        ctx.save_for_backward(RESULT)
+        return shifted - np.log(np.add.reduce(np.exp(shifted), dim, keepdims=True))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -314,7 +312,7 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx: Any, g: Tensor, out: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(g, out)
         ctx.dim = dim
-        return g._array - np.exp(out._array) * g._array.sum(axis=dim, keepdims=True)
+        return g._array - np.exp(out._array) * np.add.reduce(g._array, dim, keepdims=True)
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
