@@ -45,16 +45,6 @@ def _column_major(a: np.ndarray) -> bool:
     return a.flags.f_contiguous and not a.flags.c_contiguous
 
 
-def _product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``a @ b`` for two matrices. speed: a Linear layer's ``x @ weight.t()`` (b column-major) is quicker in
-    OpenBLAS computed the other way round, ``(weight @ x.T).T``, when the result is at least twice as wide as it is
-    tall (a batch through a wider layer): the same dot products, the same numbers, copied back to row-major."""
-    if Speed.tricks and b.shape[1] >= 2 * a.shape[0] and a.size * b.shape[1] >= 1 << 20 and _column_major(b) and \
-            a.flags.c_contiguous:
-        return np.ascontiguousarray((b.T @ a.T).T)
-    return a @ b
-
-
 def _mm_grads(g: Tensor, mat1: Tensor | None, mat2: Tensor | None, column_major: bool) -> tuple:
     """The gradients of ``mat1 @ mat2``: ``g @ mat2.T`` for mat1, and ``mat1.T @ g`` for mat2, laid out in memory
     like mat2 was (PyTorch's mm_mat2_backward). (None for one that needs no gradient: its saved partner is None.)
@@ -144,7 +134,7 @@ class Mm(Function):
                                f"{CPP_NAMES[b.dtype]}")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx.mat2_column_major = _column_major(b)  # for the layout of mat2's gradient (see _mm_grads)
-        return _product(a, b)
+        return a @ b
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -193,7 +183,7 @@ class Addmm(Function):
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         broadcast_from(ctx, bias)  # (the bias, added to every row: the mechanism sums its gradient back down)
         ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mm_grads)
-        out = _product(a, b)
+        out = a @ b
         if bias._array.shape != out.shape[-bias._array.ndim:]:  # (PyTorch expands the bias to the product's shape)
             check_expand(bias._array.shape, out.shape)
         out += bias._array  # in place: saves allocating a second (batch, out) array
