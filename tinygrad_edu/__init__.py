@@ -71,12 +71,11 @@ from ._functions import __all__ as _function_names
 from ._printing import set_printoptions
 from ._serialization import load, save
 from ._tensor import Size, Tensor
-from .autograd.grad_mode import is_anomaly_enabled
+from .autograd.grad_mode import is_anomaly_enabled, is_inference_mode_enabled
 from .core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
-    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
