@@ -16,6 +16,7 @@ from math import e, inf, nan, pi
 from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
