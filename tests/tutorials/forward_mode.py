@@ -44,13 +44,13 @@ class Fn(torch.autograd.Function):
         return result
 
     @staticmethod
-    def backward(ctx, gO):
-        return gO * ctx.result
+    def backward(ctx, grad_output):
+        return grad_output * ctx.result
 
     @staticmethod
-    def jvp(ctx, gI):
+    def jvp(ctx, grad_input):
         (result,) = ctx.saved_tensors
-        return gI * result
+        return grad_input * result
 
 
 with fwAD.dual_level():

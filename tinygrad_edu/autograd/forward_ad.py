@@ -137,14 +137,15 @@ class _Identity(Function):
 # -- How forward mode runs a Function's rule (the core calls ``cls._jvp``; a derivative entry has its own) ----------
 def _function_jvp(cls: type[Function], ctx: Any, args: tuple, outputs: tuple, tangents: list) -> Any:
     """A Function's ``jvp(ctx, *tangents)``, as PyTorch calls it: a tensor input without a tangent gets zeros (a
-    number None), and ``ctx.saved_tensors`` gives what forward kept with ``ctx.save_for_forward``. A built-in op
-    that has no ``jvp`` of its own gets :func:`transposed_jvp`."""
+    number None; a built-in's jvp gets None for both), and ``ctx.saved_tensors`` gives what forward kept with
+    ``ctx.save_for_forward``. A built-in op that has no ``jvp`` of its own gets :func:`transposed_jvp`."""
     if cls._builtin and cls.jvp is Function.jvp:
         if ctx._dirty:  # (running it again, as transposed_jvp does, would change its input a second time)
             raise NotImplementedError(M.FORWARD_AD_INPLACE.format(cls._backward_cls.__name__))
         return transposed_jvp(cls, args, outputs, tangents)
-    tangents = [wrap(np.zeros_like(a._array)) if t is None and isinstance(a, Tensors.cls) else t
-                for a, t in zip(args, tangents)]
+    if not cls._builtin:  # (a built-in's rule skips the inputs that have no tangent: None)
+        tangents = [wrap(np.zeros_like(a._array)) if t is None and isinstance(a, Tensors.cls) else t
+                    for a, t in zip(args, tangents)]
     kept, ctx._to_save = ctx._to_save, ctx._for_forward
     try:
         return cls.jvp(ctx, *tangents)
