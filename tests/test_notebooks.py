@@ -17,8 +17,8 @@ from tinygrad_edu.grading import notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ["00_welcome", "01_derivatives", "02_partial_and_directional_derivatives", "03_gradients",
-           "04_tensors_and_graphs", "05_leaf_tensors", "06_backward", "07_higher_order", "08_turning_gradients_off",
-           "09_custom_functions", "10_training_loop", "11_under_the_hood"]
+           "04_tensors_and_graphs", "05_leaf_tensors", "06_backward", "07_higher_order", "07b_forward_mode",
+           "08_turning_gradients_off", "09_custom_functions", "10_training_loop", "11_under_the_hood"]
 
 # The mistakes DESIGN.md lists in the seed notes (and one more found in them), each with the lesson that corrects
 # it, what its cells (tagged ``seed-truth:<name>``) must contain in their sources, and what their stored outputs
@@ -105,7 +105,8 @@ def test_a_lesson_has_goals_common_mistakes_a_summary_and_points_to_its_exercise
     if not path.exists():
         pytest.skip(f"{path.name} is missing (test_every_lesson_is_there_with_its_exercises fails for it)")
     nb = load(path)
-    assert source(nb["cells"][0]).startswith(f"# {name[:2]} · "), "the first cell is the title: '# NN · Title'"
+    number = name.split("_")[0]  # 05, or 05b for a lesson's second sitting
+    assert source(nb["cells"][0]).startswith(f"# {number} · "), "the first cell is the title: '# NN · Title'"
     parts = sections(nb)
     for heading in ("learning goals", "summary"):
         assert heading in parts, f"{name} has no '## {heading.capitalize()}' section"
@@ -148,7 +149,7 @@ def test_each_seed_mistake_is_corrected_by_a_cell_that_runs(truth: str) -> None:
 
 
 def test_the_table_of_lessons_matches_the_notebooks_folder() -> None:
-    numbered = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    numbered = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     assert set(numbered) <= set(LESSONS), f"lessons not in the course's table: {set(numbered) - set(LESSONS)}"
     welcome = ROOT / "notebooks" / "00_welcome.ipynb"
     if welcome.exists():
