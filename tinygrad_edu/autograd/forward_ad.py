@@ -27,6 +27,7 @@ from .._decorators import Decorating
 from ..core.function import Function, Tensors, tangent, wrap
 from ..core.grad_mode import GradMode, Speed
 from ..core.tensor import Tensor
+from ..ops.shape import Alias
 from .engine import grad
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]  # noqa: RUF022
@@ -118,20 +119,11 @@ def unpack_dual(tensor: Tensor, *, level: int | None = None) -> UnpackedDualTens
     return UnpackedDualTensor(primal, t)
 
 
-class _Identity(Function):
-    """The primal ``unpack_dual`` returns: a view of the tensor, with the tensor's history (PyTorch's node prints as
-    ``<Identity>``) and no tangent."""
+class _Identity(Alias):
+    """The primal ``unpack_dual`` returns: a view of the tensor (as ``x[:]``'s alias), with the tensor's history
+    (PyTorch's node prints as ``<Identity>``) and no tangent."""
 
     node_name = "Identity"
-    is_view = True
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        return x._array.view()
-
-    @staticmethod
-    def backward(ctx: Any, grad: Tensor) -> Tensor:
-        return grad
 
 
 # -- How forward mode runs a Function's rule (the core calls ``cls._jvp``; a derivative entry has its own) ----------
