@@ -25,7 +25,8 @@ NOTEBOOK_DIRS := $(wildcard notebooks solutions)
 # stored outputs, only their PNG and text): they are the course's own.
 lab: venv dot
 	@mkdir -p notebooks
-	@$(BIN)/jupyter trust --quiet $(wildcard notebooks/*.ipynb exercises/*.ipynb solutions/*.ipynb) 2>/dev/null || true
+	@$(BIN)/jupyter trust $(wildcard notebooks/*.ipynb exercises/*.ipynb solutions/*.ipynb) >/dev/null || \
+		echo "Could not trust the notebooks: JupyterLab will show their stored pictures as PNG, without widgets."
 	$(BIN)/jupyter lab --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/notebooks \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
@@ -66,10 +67,12 @@ venv: $(STAMP) $(LAB_SETTINGS)
 
 # JupyterLab saves widget state into a notebook only when told to (saveState). Without it, a lesson run, saved
 # and reopened shows "Error displaying widget: model not found" where each explorer or stepper was; with it,
-# each shows its last view. Set for this environment's JupyterLab, as a settings override.
-$(LAB_SETTINGS): | $(STAMP)
+# each shows its last view. Set for this environment's JupyterLab, as a settings override, with JupyterLab's
+# question about fetching news from the internet answered no (a course needs no news feed).
+$(LAB_SETTINGS): Makefile | $(STAMP)
 	@mkdir -p $(@D)
-	@echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true}}' > $@
+	@echo '{"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": true},' \
+		'"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
 # Reinstall whenever the declared dependencies change.
 $(STAMP): pyproject.toml
@@ -96,6 +99,28 @@ dot:
 		echo "Graphviz's 'dot' program is not installed: graph diagrams will show their DOT text instead."; \
 		echo "Install it with one of: sudo apt-get install graphviz (Debian/Ubuntu) | sudo dnf install graphviz"; \
 		echo "  (Fedora) | brew install graphviz (macOS) | conda install -c conda-forge graphviz | choco install graphviz"; \
+	fi
+
+# The lessons in JupyterLab, in a real (headless) browser: stored pictures shown before running, Run All without
+# errors, a stepper, an explorer, an exercise's checks (tests/browser). About two minutes.
+test-browser: venv chromium
+	$(BIN)/python -m pytest tests/browser -p no:cacheprovider
+
+# Debian's Chromium, for test-browser (Playwright drives it; no browser is downloaded). Installed where we can
+# (Debian, as root); otherwise we say exactly what to install.
+chromium:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || [ -n "$$CHROMIUM" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Chromium (Debian package chromium) for the browser tests..."; \
+		{ apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 || \
+		  { apt-get update -qq >/dev/null 2>&1 && \
+		    apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1; }; } || \
+		{ echo "Could not install chromium with apt-get: run 'apt-get install chromium' and try again."; exit 1; }; \
+	else \
+		echo "The browser tests need Chromium, which is not installed. Install it with one of:"; \
+		echo "  sudo apt-get install chromium (Debian) | sudo apt-get install chromium-browser (Ubuntu)"; \
+		echo "  | sudo dnf install chromium (Fedora) | brew install --cask chromium (macOS),"; \
+		echo "or set CHROMIUM=/path/to/chrome-or-chromium."; exit 1; \
 	fi
 
 lint: venv
