@@ -44,7 +44,7 @@ test: venv dot
 	@other=""; if [ -n "$(NOTEBOOK_DIRS)" ] && $(BIN)/python -c '$(OPENBLAS_X86)'; then \
 		OPENBLAS_CORETYPE=$(OTHER_KERNEL) $(BIN)/python -m pytest -q -p no:cacheprovider $(NOTEBOOK_DIRS) $(NBVAL) \
 			> $(VENV)/nbval-$(OTHER_KERNEL).log 2>&1 & other=$$!; fi; \
-	$(BIN)/python -m pytest tests $(NOTEBOOK_DIRS) --ignore=tests/browser $(NBVAL); status=$$?; \
+	$(BIN)/python -m pytest tests $(NOTEBOOK_DIRS) $(NBVAL); status=$$?; \
 	if [ -n "$$other" ]; then wait $$other; other_status=$$?; \
 		echo "The notebooks again, with OpenBLAS's $(OTHER_KERNEL) kernel (OPENBLAS_CORETYPE=$(OTHER_KERNEL)):"; \
 		if [ $$other_status = 0 ]; then tail -n 1 $(VENV)/nbval-$(OTHER_KERNEL).log; \
