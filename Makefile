@@ -34,21 +34,19 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 
 # numpy's OpenBLAS picks a kernel for the CPU, and each kernel sums float32 products in its own order, which
 # changes their last bits. A stored output that shows those bits would fail on a learner's machine, so the
-# notebooks run twice: with the kernel picked here and, at the same time, with OTHER_KERNEL (Prescott: SSE3, the
-# oldest). Where numpy's BLAS is not OpenBLAS on x86-64 (Apple's Accelerate, ARM), there is one kernel: once.
+# notebooks run twice: with the kernel picked here, then with OTHER_KERNEL (Prescott: SSE3, the oldest). One
+# after the other: kernels started at the same moments by two runs made one die before it answered. Where
+# numpy's BLAS is not OpenBLAS on x86-64 (Apple's Accelerate, ARM), there is one kernel: they run once.
 OTHER_KERNEL ?= Prescott
 OPENBLAS_X86 := import numpy, platform, sys; blas = numpy.show_config(mode="dicts")["Build Dependencies"]["blas"]; \
 	sys.exit(not ("openblas" in blas.get("name", "") and platform.machine().lower() in ("x86_64", "amd64")))
 
 test: venv dot
-	@other=""; if [ -n "$(NOTEBOOK_DIRS)" ] && $(BIN)/python -c '$(OPENBLAS_X86)'; then \
-		OPENBLAS_CORETYPE=$(OTHER_KERNEL) $(BIN)/python -m pytest -q -p no:cacheprovider $(NOTEBOOK_DIRS) $(NBVAL) \
-			> $(VENV)/nbval-$(OTHER_KERNEL).log 2>&1 & other=$$!; fi; \
-	$(BIN)/python -m pytest tests $(NOTEBOOK_DIRS) $(NBVAL); status=$$?; \
-	if [ -n "$$other" ]; then wait $$other; other_status=$$?; \
+	@$(BIN)/python -m pytest tests $(NOTEBOOK_DIRS) $(NBVAL); status=$$?; \
+	if [ -n "$(NOTEBOOK_DIRS)" ] && $(BIN)/python -c '$(OPENBLAS_X86)'; then \
 		echo "The notebooks again, with OpenBLAS's $(OTHER_KERNEL) kernel (OPENBLAS_CORETYPE=$(OTHER_KERNEL)):"; \
-		if [ $$other_status = 0 ]; then tail -n 1 $(VENV)/nbval-$(OTHER_KERNEL).log; \
-		else cat $(VENV)/nbval-$(OTHER_KERNEL).log; status=1; fi; fi; \
+		OPENBLAS_CORETYPE=$(OTHER_KERNEL) $(BIN)/python -m pytest -q -p no:cacheprovider $(NOTEBOOK_DIRS) \
+			$(NBVAL) || status=1; fi; \
 	exit $$status
 
 # Every kernel this numpy's OpenBLAS offers on x86-64, one after the other (about 35 s each): the check for a new
