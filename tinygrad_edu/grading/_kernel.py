@@ -29,6 +29,7 @@ from __future__ import annotations
 import base64
 import builtins
 import contextlib
+import functools
 import gc
 import hashlib
 import hmac
@@ -42,6 +43,7 @@ import types
 from typing import Any
 
 DESCRIPTORS = (classmethod, staticmethod, property, types.ModuleType)
+METHODS = (types.FunctionType, types.MethodType, types.BuiltinFunctionType, functools.partial)
 DATA_MODULES = ("math", "cmath", "numpy")  # constants there (math.e, numpy.pi) are restored too
 TRUSTED_CALLBACKS = ("IPython", "ipykernel", "matplotlib", "matplotlib_inline", "ipywidgets")
 EVENT_HOOKS_BEFORE = ("pre_execute", "pre_run_cell")
@@ -131,6 +133,7 @@ class Snapshot:
         self.lists = self._lists()
         self.list_contents = {k: list(v) for k, v in self.lists.items()}
         self.instances = self._instances()
+        self.instance_classes = {id(obj): type(obj) for obj in self.instances}
         self.instance_methods = {id(obj): self._instance_methods(obj) for obj in self.instances}
         self.traits = {k: getattr(shell, k) for k in ("displayhook", "display_pub", "compile", "ast_node_interactivity",
                                                        "input_transformer_manager", "autoawait", "loop_runner")
@@ -147,9 +150,8 @@ class Snapshot:
 
     @staticmethod
     def _instance_methods(obj: Any) -> dict:
-        """The callables set on an instance (a monkeypatched method), but not IPython's own."""
-        return {k: v for k, v in getattr(obj, "__dict__", {}).items()
-                if callable(v) and not isinstance(v, type) and not _ours(v)}
+        """The functions set on an instance (a monkeypatched method), but not IPython's own."""
+        return {k: v for k, v in getattr(obj, "__dict__", {}).items() if isinstance(v, METHODS) and not _ours(v)}
 
     def _lists(self) -> dict[str, list]:
         shell = self.shell
@@ -241,6 +243,10 @@ class Snapshot:
                 if restore:
                     current[:] = items
         for obj in self.instances:
+            if type(obj) is not self.instance_classes[id(obj)]:  # obj.__class__ = a subclass that spies on it
+                found.append(f"the class of {self.instance_classes[id(obj)].__name__}")
+                if restore:
+                    obj.__class__ = self.instance_classes[id(obj)]
             kept = self.instance_methods[id(obj)]
             current = self._instance_methods(obj)
             for key in set(kept) | set(current):

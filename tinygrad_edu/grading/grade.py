@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import json
 import logging
+import math
 import os
 import re
 import secrets
@@ -54,6 +55,7 @@ MAX_OUTPUT = 1_000_000  # characters of output kept per cell, of every kind: a p
 MAX_SUBMISSION_OUTPUT = 20 * MAX_OUTPUT  # and per submission
 TRUNCATED = f"[the grader kept the first {MAX_OUTPUT:,} characters of this cell's output]\n"
 ERROR_KEPT = 2000  # characters of an error's message and traceback kept once a cell's room is used up
+CUT = "[the grader cut the rest of this traceback]"
 
 
 @dataclass
@@ -313,14 +315,15 @@ def _client_class() -> type:
                 return {**content, "text": kept} if kept else None
             if kind == "error":  # always kept (the verdict of a check is its error), but short
                 keep = max(room, ERROR_KEPT)
-                traceback, left = [], keep
+                evalue = str(content.get("evalue", ""))[:keep // 2]
+                traceback, left = [], keep - len(evalue)
                 for line in content.get("traceback", []):
-                    if left <= 0:
-                        traceback.append("[the grader cut the rest of this traceback]")
-                        break
-                    traceback.append(line[:left])
+                    traceback.append(line[:max(left, 0)])
                     left -= len(line)
-                return {**content, "evalue": str(content.get("evalue", ""))[:keep], "traceback": traceback}
+                    if left < 0:
+                        traceback.append(CUT)
+                        break
+                return {**content, "evalue": evalue, "traceback": traceback}
             plain = str(content.get("data", {}).get("text/plain", ""))
             return {**content, "data": {"text/plain": plain[:room]}, "metadata": {}} if room and plain else None
 
@@ -419,12 +422,17 @@ class Grader:
             parsed = notebook.parse(nb, f"{self.source.name}/{path.name}")
             self.originals[path.stem] = (parsed, imported_names(parsed))
         library = {p.relative_to(sandbox.LIBRARY): self.watched.data(p) for p in self.watched.files
-                   if p.is_relative_to(sandbox.LIBRARY)}
+                   if p.is_relative_to(sandbox.LIBRARY) and "__pycache__" not in p.parts}
         self.run = sandbox.Run(self.isolation, self.limits, jobs, [self.source, *hidden], library)
         self._lock = threading.Lock()
         self._running: set[str] = set()
+        # In basic mode a kernel runs as this very user: keep it from reading this process's memory, open files
+        # and working folder through /proc (and from attaching to it) while grading lasts.
+        self._undumpable = self.isolation.mode == "basic" and not self.isolation.root and sandbox.set_dumpable(False)
 
     def close(self) -> None:
+        if self._undumpable:
+            sandbox.set_dumpable(True)
         self.run.close()
 
     def grade(self, path: Path, name: str | None = None, data: bytes | None = None) -> tuple[SubmissionResult, Any]:
@@ -535,7 +543,7 @@ class Grader:
                         result.notes.append(f"the submission's time limit ({self.limits.submission_seconds:g} s) "
                                             f"ran out before {where(p)}: the cells from there on did not run")
                         break
-                    client.timeout = min(timeout, left)
+                    client.timeout = max(1, math.ceil(min(timeout, left)))  # nbclient wants whole seconds
                     try:
                         client.execute_cell(cell, i, store_history=p.role == "learner")
                     except DeadKernelError:

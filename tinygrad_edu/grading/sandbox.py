@@ -147,7 +147,8 @@ class Watched:
 
     @staticmethod
     def _listing(folder: Path) -> list[Path]:
-        return [p for p in sorted(folder.rglob("*")) if "__pycache__" not in p.parts and p.is_file()]
+        """The files of a folder (compiled .pyc files too: a planted one would be imported instead of its source)."""
+        return [p for p in sorted(folder.rglob("*")) if p.is_file()]
 
     def data(self, path: Path) -> bytes:
         return self.files[Path(path).absolute()].data
@@ -212,7 +213,24 @@ class Run:
             self.slots.put(slot)
         self.hidden = sorted({str(Path(p).absolute()) for p in hidden})
         self.python_path = str(LIBRARY.parent)
-        self.read_only = self._read_only() if isolation.mode == "sealed" else []
+        try:
+            self.read_only = self._read_only() if isolation.mode == "sealed" else []
+            if isolation.mode == "basic" and isolation.root:
+                self._check_kernel_user_can_run_python()
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_kernel_user_can_run_python(self) -> None:
+        """In basic mode as root, kernels run as an unprivileged user: it must be able to run this Python."""
+        done = subprocess.run([sys.executable, "-c", "import ipykernel, numpy"], user=UID_BASE, group=_nobody_group(),
+                              extra_groups=[], cwd="/", capture_output=True, text=True,
+                              env={"PATH": os.environ.get("PATH", os.defpath)})
+        if done.returncode:
+            reason = (done.stderr.strip().splitlines() or ["it could not start"])[-1]
+            raise SandboxUnavailable(
+                f"in basic mode the kernels run as an unprivileged user, who cannot run {sys.executable} ({reason}): "
+                "make Python and its packages readable by other users, or grade where sealed mode works")
 
     def _read_only(self) -> list[str]:
         """What the kernel's Python needs: the system, the interpreter and its sys.path, the library."""
@@ -241,7 +259,7 @@ class Run:
             self.slots.put(slot)
 
     def close(self) -> None:
-        shutil.rmtree(self.folder, ignore_errors=True)
+        _remove(self.folder)
 
 
 def _nobody_group() -> int:
@@ -342,7 +360,26 @@ class Kernel:
                         os.kill(supervisor, 9)
                     break
                 time.sleep(0.01)
-        shutil.rmtree(self.folder, ignore_errors=True)
+        _remove(self.folder)
+
+
+def _remove(folder: Path) -> None:
+    """Delete a folder the grader made, read-only parts (the library's copy) included."""
+    for parent, dirs, _files in os.walk(folder):
+        for name in dirs:
+            with contextlib.suppress(OSError):
+                os.chmod(os.path.join(parent, name), 0o700)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def set_dumpable(dumpable: bool) -> bool:
+    """Make this process (not) dumpable (Linux): when not, processes of the same user cannot attach to it or read
+    its /proc files. Returns whether it could."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    return ctypes.CDLL(None).prctl(4, ctypes.c_ulong(int(dumpable)), 0, 0, 0) == 0  # PR_SET_DUMPABLE
 
 
 def _alive(pid: int) -> bool:
