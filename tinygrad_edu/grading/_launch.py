@@ -171,7 +171,11 @@ def exec_kernel(config: dict, argv: list[str]) -> None:
         signal.signal(sig, signal.SIG_DFL)
     os.setpgid(0, 0)
     for name, (soft, hard) in config["limits"].items():
-        resource.setrlimit(getattr(resource, name), (soft, hard))
+        try:
+            resource.setrlimit(getattr(resource, name), (soft, hard))
+        except (AttributeError, ValueError, OSError):
+            if _libc is not None:  # on Linux every limit holds; elsewhere (macOS has no RLIMIT_AS) what can
+                raise
     if _libc is not None:
         if config["drop_capabilities"]:
             for capability in range(64):  # no capability survives the exec, even for uid 0 in a user namespace
