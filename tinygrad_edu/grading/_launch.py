@@ -34,6 +34,7 @@ import resource
 import signal
 import sys
 import time
+from collections.abc import Callable
 
 CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET, CLONE_NEWIPC = \
     0x00020000, 0x10000000, 0x20000000, 0x40000000, 0x08000000
@@ -267,13 +268,7 @@ def supervise(config: dict, argv: list[str]) -> None:
     for sig in (signal.SIGTERM, signal.SIGALRM, signal.SIGHUP):
         signal.signal(sig, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    kernel = os.fork()
-    if kernel == 0:
-        try:
-            exec_kernel(config, argv)
-        finally:
-            _report("the kernel could not be started")
-            os._exit(127)
+    kernel = _spawn(exec_kernel, (config, argv), "the kernel could not be started", 127)
     signal.alarm(max(1, int(config["deadline"])))
     status = 0
     try:
@@ -290,6 +285,18 @@ def supervise(config: dict, argv: list[str]) -> None:
 
 
 _errors = 2  # where the supervisor and the kernel (before its exec) report what went wrong: a file of the grader's
+
+
+def _spawn(become: Callable[..., None], args: tuple, failure: str, code: int) -> int:
+    """Fork; the child becomes ``become(*args)`` (which never returns), or reports why not and exits ``code``."""
+    child = os.fork()
+    if child == 0:
+        try:
+            become(*args)
+        finally:
+            _report(failure)
+            os._exit(code)
+    return child
 
 
 def _report(what: str) -> None:
@@ -328,13 +335,7 @@ def launch(config_path: str, argv: list[str]) -> int:
                 os.chown(name, config["owner"], config["gid"])
     global _errors
     _errors = os.open(config["error_file"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)  # closed on exec
-    supervisor = os.fork()
-    if supervisor == 0:
-        try:
-            supervise(config, argv)
-        finally:
-            _report("the sandbox could not be set up")
-            os._exit(126)
+    supervisor = _spawn(supervise, (config, argv), "the sandbox could not be set up", 126)
     with open(config["pid_file"], "w") as f:
         f.write(str(supervisor))
     if _libc is not None:
