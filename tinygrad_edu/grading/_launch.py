@@ -340,25 +340,23 @@ def launch(config_path: str, argv: list[str]) -> int:
         f.write(str(supervisor))
     if _libc is not None:
         prctl(PR_SET_DUMPABLE, 0)
-    events: list[int] = []
+
+    def forward(sig: int, _frame: object) -> None:
+        """An interrupt is for the kernel; terminate or hang-up: the supervisor ends everything."""
+        if sig == signal.SIGINT:
+            kernel = _first_child(supervisor)
+            if kernel:
+                os.kill(kernel, signal.SIGINT)
+        else:
+            os.kill(supervisor, signal.SIGTERM)
+
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda sig, _frame: events.append(sig))
-    kernel = None
-    while True:
-        try:
-            pid, code = os.waitpid(supervisor, os.WNOHANG)
-        except ChildProcessError:
-            return 0
-        if pid:
-            return os.waitstatus_to_exitcode(code) % 256
-        while events:
-            if events.pop(0) == signal.SIGINT:
-                kernel = kernel or _first_child(supervisor)
-                if kernel:
-                    os.kill(kernel, signal.SIGINT)
-            else:
-                os.kill(supervisor, signal.SIGTERM)
-        time.sleep(0.02)
+        signal.signal(sig, forward)
+    try:
+        _, code = os.waitpid(supervisor, 0)  # resumed after each signal (PEP 475)
+    except ChildProcessError:
+        return 0
+    return os.waitstatus_to_exitcode(code) % 256
 
 
 def _first_child(pid: int) -> int | None:
