@@ -246,6 +246,13 @@ def derivative(f, x0):
     return 0.0
 '''
 SLOW = "import time\ntime.sleep(2.5)"
+PATCHED_CODE = '''\
+import tinygrad_edu.grading.checks as checks
+
+# The same function objects, new code: nothing in the module is replaced.
+checks.check_close.__code__ = checks.check_equal.__code__ = (lambda *args, **kwargs: None).__code__
+checks.check_close.__kwdefaults__ = {"atol": 1e9, "rtol": 1e9, "hint": None}
+'''
 FAKE_PASS = '''\
 a = b = g_ab = grad_a = grad_b = 0.0
 print("✔ welcome-4 passed (2/2 points)")
@@ -320,6 +327,9 @@ def hostile_class(folder: Path) -> dict[str, tuple[Path, dict, str]]:
         "helpers": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
                             ("welcome-5-check", None, PATCHED_HELPERS)), {**FULL, "welcome-5": 0},
                     "the check functions patched"),
+        "patched_code": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
+                                 ("welcome-5-check", None, PATCHED_CODE)), {**FULL, "welcome-5": 0},
+                         "the check functions given new code, in place"),
         "fake_pass": (welcome(exercise, solution, ("welcome-4-answer", FAKE_PASS)), {**FULL, "welcome-4": 0},
                       "pass lines printed by the answer and by a custom exception handler"),
         "zz_blank": (exercise, zero, "a blank notebook, graded after the attacks on the library and solutions"),

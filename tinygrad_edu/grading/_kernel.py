@@ -5,8 +5,9 @@ The grader sends two kinds of cells of its own (see ``grade.py``):
 
 * **start** (first, before any cell of the learner): imports the checks and the library, takes a
   snapshot of what a learner's cell could change to cheat (builtins; the functions and classes of every
-  module loaded; ``sys`` hooks; IPython's input and AST transformers, display hook, event callbacks,
-  custom exception handler and compiler), refuses audit hooks from then on, and receives the key the
+  module loaded, and the code and defaults of those functions; ``sys`` hooks; IPython's input and AST
+  transformers, display hook, event callbacks, custom exception handler and compiler), refuses audit
+  hooks from then on (its own audit hook notes which functions get new code), and receives the key the
   checks will come encrypted with.
 * **check** (in place of each check cell): puts every change to that snapshot back, stops threads the
   learner started, resets trace and profile functions, signal handlers and timers, rebinds the check
@@ -104,6 +105,7 @@ class Snapshot:
         self.modules: list[tuple[types.ModuleType, dict, frozenset]] = []
         self.classes: list[tuple[type, dict, int]] = []
         self.functions: list[tuple] = []
+        self.touched: list = []  # functions whose code or defaults were set since (the audit hook's record)
         self.sys_modules = dict(sys.modules)
         seen: set[int] = set()
         for name, module in list(sys.modules.items()):
@@ -128,6 +130,7 @@ class Snapshot:
                 if isinstance(function, types.FunctionType) and id(function) not in seen:
                     seen.add(id(function))
                     self.functions.append(_code_of(function))
+        self.function_index = {id(entry[0]): entry for entry in self.functions}
         self.sys = {k: getattr(sys, k) for k in ("displayhook", "excepthook", "breakpointhook", "unraisablehook",
                                                  "stdout", "stderr", "stdin")}
         self.lists = self._lists()
@@ -223,7 +226,9 @@ class Snapshot:
                     found.append(f"{cls.__module__}.{cls.__qualname__}.{key} (added)")
                     if restore:
                         type.__delattr__(cls, key)
-        for function, code, defaults, kwdefaults in self.functions:
+        touched, self.touched[:] = self.touched[:], []
+        entries = {id(f): self.function_index[id(f)] for f in touched if id(f) in self.function_index}
+        for function, code, defaults, kwdefaults in entries.values():
             if function.__code__ is not code or function.__defaults__ is not defaults or \
                     function.__kwdefaults__ is not kwdefaults:
                 found.append(f"the code of {function.__module__}.{function.__qualname__}")
@@ -352,12 +357,18 @@ def start(key_hex: str, name: str) -> None:
         # Not dumpable: a process the learner starts cannot attach to this one (ptrace) or read its memory.
         ctypes.CDLL(None).prctl(4, ctypes.c_ulong(0), 0, 0, 0)
 
-    def refuse_audit_hooks(event: str, _args: tuple) -> None:
-        if event == "sys.addaudithook":  # another hook would see every check cell compiled
+    snapshot = Snapshot(shell)
+    touched = snapshot.touched
+
+    def audit(event: str, args: tuple) -> None:
+        """Refuse other audit hooks (one would see every check compiled); note every function whose code or
+        defaults are set (cheaper than reading ``__code__`` of each function before each check)."""
+        if event == "object.__setattr__" and args[1] in ("__code__", "__defaults__", "__kwdefaults__"):
+            touched.append(args[0])
+        elif event == "sys.addaudithook":
             raise RuntimeError("the grader does not allow audit hooks")
 
-    sys.addaudithook(refuse_audit_hooks)
-    snapshot = Snapshot(shell)
+    sys.addaudithook(audit)
     pristine_exec, pristine_compile, pristine_print = builtins.exec, builtins.compile, builtins.print
     exported = {n: getattr(grading, n) for n in grading.__all__}
 
