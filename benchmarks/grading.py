@@ -99,12 +99,16 @@ def main(argv: list[str] | None = None) -> int:
             if args.baseline:
                 times["baseline"].append(time_grader(args.baseline.resolve(), folder, args.jobs))
             print(f"round {round_ + 1}: " + ", ".join(f"{k} {v[-1]:.1f} s" for k, v in times.items()), file=sys.stderr)
+    if args.baseline:  # name the baseline by its commit
+        commit = subprocess.run(["git", "-C", str(args.baseline), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip() or str(args.baseline)
+        times[f"baseline ({commit})"] = times.pop("baseline")
     best = {k: min(v) for k, v in times.items()}
     lines = [f"Grading {args.submissions} honest 00_welcome submissions, --jobs {args.jobs}, fastest of {args.rounds} "
              f"rounds ({os.cpu_count()} CPUs):", "", "| way | fastest | all rounds | ratio |",
              "| --- | ---: | --- | ---: |"]
     for name, values in times.items():
-        ratio = "" if name == "grader" else f"grader / {name}: {best['grader'] / best[name]:.2f}×"
+        ratio = "" if name == "grader" else f"grader / {name.split()[0]}: {best['grader'] / best[name]:.2f}×"
         lines.append(f"| {name} | {best[name]:.1f} s | {', '.join(f'{v:.1f}' for v in values)} | {ratio} |")
     text = "\n".join(lines) + "\n"
     print(text, end="")
