@@ -280,21 +280,21 @@ def hostile_class(folder: Path) -> dict[str, tuple[Path, dict, str]]:
     solution = json.loads((ROOT / "solutions" / f"{WELCOME}.ipynb").read_text())
     zero = dict.fromkeys(FULL, 0)
     after = {**FULL, "welcome-4": 0, "welcome-5": 0}
+
+    def cheat_on_the_last_check(code: str, what: str) -> tuple[dict, dict, str]:
+        """A wrong last answer, and ``code`` run just before its check, to make it pass anyway."""
+        nb = welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE), ("welcome-5-check", None, code))
+        return nb, {**FULL, "welcome-5": 0}, what
+
     cases: dict[str, tuple[dict, dict, str]] = {
         "honest": (welcome(exercise, solution), FULL, "an honest submission"),
         "searcher": (welcome(exercise, solution, ("welcome-3-answer", SEARCHER)), {**FULL, "welcome-3": 0},
                      "reads the check's source (linecache, In/_ih, history, kernel message, display hook)"),
         "display_spy": (welcome(exercise, solution, ("welcome-3-answer", DISPLAY_SPY)), {**FULL, "welcome-3": 0},
                         "a display hook that keeps every cell's source"),
-        "transformer": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
-                                ("welcome-5-check", None, TRANSFORMER)), {**FULL, "welcome-5": 0},
-                        "an input transformer rewrites check cells into pass lines"),
-        "ast_transformer": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
-                                    ("welcome-5-check", None, AST_TRANSFORMER)), {**FULL, "welcome-5": 0},
-                            "an AST transformer rewrites check cells into pass lines"),
-        "patched_exec": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
-                                 ("welcome-5-check", None, PATCHED_EXEC)), {**FULL, "welcome-5": 0},
-                         "builtins.exec patched to print pass lines"),
+        "transformer": cheat_on_the_last_check(TRANSFORMER, "an input transformer rewrites checks into pass lines"),
+        "ast_transformer": cheat_on_the_last_check(AST_TRANSFORMER, "an AST transformer rewrites checks"),
+        "patched_exec": cheat_on_the_last_check(PATCHED_EXEC, "builtins.exec patched to print pass lines"),
         "aa_library": (welcome(exercise, solution, ("welcome-1-answer", None, LIBRARY)), FULL,
                        "appends to the installed checks"),
         "ab_solutions": (welcome(exercise, solution, ("welcome-1-answer", None, SOLUTIONS)), FULL,
@@ -324,12 +324,8 @@ def hostile_class(folder: Path) -> dict[str, tuple[Path, dict, str]]:
                           ("welcome-3-check", 'with exercise("welcome-3", points=2):\n    pass'),
                           ("welcome-4-answer", "g_ab = grad_a = grad_b = 0.0"), ("welcome-4-check",)),
                   {**FULL, "welcome-3": 0, "welcome-4": 0}, "an edited and a deleted check cell"),
-        "helpers": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
-                            ("welcome-5-check", None, PATCHED_HELPERS)), {**FULL, "welcome-5": 0},
-                    "the check functions patched"),
-        "patched_code": (welcome(exercise, solution, ("welcome-5-answer", WRONG_DERIVATIVE),
-                                 ("welcome-5-check", None, PATCHED_CODE)), {**FULL, "welcome-5": 0},
-                         "the check functions given new code, in place"),
+        "helpers": cheat_on_the_last_check(PATCHED_HELPERS, "the check functions patched"),
+        "patched_code": cheat_on_the_last_check(PATCHED_CODE, "the check functions given new code, in place"),
         "fake_pass": (welcome(exercise, solution, ("welcome-4-answer", FAKE_PASS)), {**FULL, "welcome-4": 0},
                       "pass lines printed by the answer and by a custom exception handler"),
         "zz_blank": (exercise, zero, "a blank notebook, graded after the attacks on the library and solutions"),
