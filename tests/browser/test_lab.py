@@ -204,9 +204,9 @@ def notebook_layout(page: Any, lab: Lab, windowing: str | None) -> None:
                                      headers={"Authorization": f"token {lab.token}",
                                               "Content-Type": "application/json"})
     urllib.request.urlopen(request, timeout=30).close()
-    page.reload()
+    page.goto(f"{lab.url}/lab?reset&token={lab.token}")  # (reset: no document of the last session reopened)
     page.wait_for_function("() => window.jupyterapp !== undefined")
-    page.evaluate("() => window.jupyterapp.started")
+    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
 
 
 def test_a_link_of_the_errata_index_opens_the_lesson_at_the_correcting_cell(page: Any, lab: Lab) -> None:
