@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,46 @@ def test_a_trusted_lesson_shows_its_saved_widgets(page: Any, lab: Lab) -> None:
     stepper_parts(page)[1].get_by_text(re.compile(r"^Step \d+ of \d+")).first.wait_for()
     assert page.evaluate(ERRORS) == []
     close_notebook(page)
+
+
+def notebook_layout(page: Any, lab: Lab, windowing: str | None) -> None:
+    """Set the notebooks' windowing mode (None: JupyterLab's default, which learners have) and reload the page."""
+    settings = {"kernelShutdown": True} | ({"windowingMode": windowing} if windowing else {})
+    request = urllib.request.Request(f"{lab.url}/lab/api/settings/@jupyterlab/notebook-extension:tracker",
+                                     data=json.dumps({"raw": json.dumps(settings)}).encode(), method="PUT",
+                                     headers={"Authorization": f"token {lab.token}",
+                                              "Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=30).close()
+    page.goto(f"{lab.url}/lab?reset&token={lab.token}")  # (reset: no document of the last session reopened)
+    page.wait_for_function("() => window.jupyterapp !== undefined")
+    page.evaluate("async () => { await window.jupyterapp.started; await window.jupyterapp.restored; }")
+
+
+def test_a_link_of_the_errata_index_opens_the_lesson_at_the_correcting_cell(page: Any, lab: Lab) -> None:
+    """The errata index (勘误表), in JupyterLab's default layout: an entry's link opens the lesson it names, with the
+    cell that corrects the note scrolled into view, and the heading above it that the link names."""
+    notebook_layout(page, lab, None)
+    try:
+        open_notebook(page, lab, "notebooks/errata_zh.ipynb")
+        index = page.locator(".jp-MainAreaWidget:not(.lm-mod-hidden) .jp-Notebook")
+        index.get_by_role("link", name=re.compile("› Nodes are not Functions")).first.click()
+        page.wait_for_function("""() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            if (!w || !w.context || w.context.path !== 'notebooks/05b_inside_a_node.ipynb') return false;
+            const cells = w.content.widgets;
+            const i = cells.findIndex(c => c.model.id === 'class-mro');
+            if (i < 1) return false;
+            const inView = node => {
+                const box = node.getBoundingClientRect();
+                return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+            };
+            const heading = cells[i - 1].node.querySelector('[data-jupyter-id="Nodes-are-not-Functions"]');
+            return inView(cells[i].node) && heading !== null && inView(heading);
+        }""")
+        close_notebook(page)  # the lesson
+        close_notebook(page)  # the index
+    finally:
+        notebook_layout(page, lab, "none")
 
 
 # -- an exercise notebook ---------------------------------------------------------------------------------------
