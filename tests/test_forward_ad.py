@@ -326,3 +326,28 @@ def test_a_function_without_jvp_is_refused_in_forward_mode_as_pytorch() -> None:
     message = "^You must implement the jvp function for custom autograd.Function to use it with forward mode AD.$"
     with fwAD.dual_level(), pytest.raises(NotImplementedError, match=message):
         Double.apply(fwAD.make_dual(tg.ones(2), tg.ones(2)))
+
+
+def test_writing_into_a_dual_tensor_sets_the_written_elements_tangents_as_pytorch() -> None:
+    """x[k] = v: the written elements take v's tangent (0 for a plain value), the others keep theirs."""
+    with fwAD.dual_level():
+        x = fwAD.make_dual(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([1.0, 0.0, 0.0]))
+        y = x.clone()
+        y[0] = 5.0
+        assert fwAD.unpack_dual(y).tangent.tolist() == [0.0, 0.0, 0.0]
+        z = x.clone()
+        z[1:] = x[:2] * 2
+        assert fwAD.unpack_dual(z).tangent.tolist() == [1.0, 2.0, 0.0]
+        x.mul_(2)  # make_dual's result is a view of a tensor without a tangent: its own tangent follows
+        assert fwAD.unpack_dual(x).tangent.tolist() == [2.0, 0.0, 0.0]
+        r = tg.tensor([1.0, 2.0], requires_grad=True)
+        e = fwAD.make_dual(r, tg.tensor([1.0, 1.0])) * 1
+        e[0] = e[1] * 3  # recorded (CopySlices): the same tangents
+        assert fwAD.unpack_dual(e).tangent.tolist() == [3.0, 1.0]
+
+
+def test_an_in_place_change_of_a_view_of_a_dual_tensor_is_refused_with_what_to_do() -> None:
+    with fwAD.dual_level():
+        y = fwAD.make_dual(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([1.0, 0.0, 0.0])).clone()
+        with pytest.raises(NotImplementedError, match=r"clone\(\) the view first"):
+            y[1:].mul_(2)

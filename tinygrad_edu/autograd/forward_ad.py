@@ -151,10 +151,12 @@ def transposed_jvp(cls: type[Function], args: tuple, outputs: tuple, tangents: l
     ``autograd.functional.jvp``). It runs the op again and two backward passes: correct, not fast."""
     with_tangent = [i for i, t in enumerate(tangents) if t is not None]
     xs = list(args)
-    for i in with_tangent:  # inputs to differentiate: as they are if they require grad (forward-over-reverse)
-        xs[i] = args[i] if args[i].requires_grad else args[i].detach().requires_grad_(True)
+    # (inputs to differentiate, below: each through a view of its own, so that what reaches it is its gradient alone
+    # and not also another input's that shares its node; connected to it if it requires grad: forward-over-reverse)
     prev, GradMode.enabled = GradMode.enabled, True
     try:
+        for i in with_tangent:
+            xs[i] = Alias.apply(args[i]) if args[i].requires_grad else args[i].detach().requires_grad_(True)
         ys = cls.apply(*xs)
         ys = [y for y in (ys if isinstance(ys, tuple) else (ys,))]
         floats = [y for y in ys if isinstance(y, Tensor) and y.requires_grad]
