@@ -55,6 +55,8 @@ def sin2(v: Any) -> Any:
     lambda lib: lib.func.vmap(lambda a, s: a * s, in_dims=(0, None))(lib.ones(3, 2), 2.0),
     lambda lib: lib.func.vmap(lambda a: a)(lib.ones(0, 2)),
     lambda lib: lib.func.vmap(lib.func.vmap(lambda a, b: a * b))(lib.ones(2, 3), lib.ones(2, 3) * 2),
+    lambda lib: lib.func.vmap(lambda d: d["x"] * 2 + d["y"])({"x": lib.ones(3, 2), "y": lib.arange(3.0)[:, None]}),
+    lambda lib: lib.func.vmap(lambda pair: pair[0] * pair[1])((lib.ones(2, 3), lib.arange(6.0).reshape(2, 3))),
 ], ids=lambda p: "")
 def test_transforms_print_what_pytorch_prints(program: Any) -> None:
     _quiet_first_calls()
@@ -168,6 +170,6 @@ def test_errors_as_pytorch() -> None:
 def test_what_is_not_supported_is_refused_with_a_clear_message() -> None:
     with pytest.raises(NotImplementedError, match="forward mode has one level at a time"):
         tg.func.jacfwd(tg.func.jacfwd(sin2))(x(tg))
-    with pytest.raises(ValueError, match="maps over Tensor arguments only, not over a dict"):
-        tg.func.vmap(lambda d: d["x"] * 2)({"x": tg.ones(3, 2)})
+    with pytest.raises(NotImplementedError, match="one in_dim per argument"):
+        tg.func.vmap(lambda p: p[0] * p[1], in_dims=((0, 1),))((tg.ones(2, 3), tg.ones(3, 2)))
     assert "loops" in tg.func.vmap.__doc__ and "once per example" in tg.func.vmap.__doc__

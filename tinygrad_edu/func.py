@@ -358,9 +358,10 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomne
 
     Here vmap **loops**: it calls f once per example and stacks the results (PyTorch's vmap instead runs each op
     once on the whole batch, which is why it is fast). The results, their shapes and the errors for bad
-    ``in_dims``/``out_dims`` are PyTorch's; the speed is a Python loop's. Arguments must be tensors (mapped, or
-    with ``None``: passed whole) or other values with ``None``; dicts and lists of tensors are not mapped here.
-    (``chunk_size`` is accepted and has no effect.)"""
+    ``in_dims``/``out_dims`` are PyTorch's; the speed is a Python loop's. A mapped argument is a tensor or a
+    tuple, list or dict of tensors (each mapped along the same dim); ``None`` passes an argument whole. Not
+    detected here: ``.item()`` and other ways out of tensors inside f, which PyTorch's vmap refuses and a loop
+    simply runs. (``chunk_size`` is accepted and has no effect.)"""
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got {randomness}")
     name = getattr(func, "__name__", repr(func))
@@ -379,27 +380,29 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomne
             raise ValueError(f"{where}: in_dims is not compatible with the structure of `inputs`. in_dims has "
                              f"structure {_structure(dims)} but inputs has structure {_structure(args)}.")
         sizes = []
-        for a, d in zip(args, dims):
+        for arg, d in zip(args, dims):
             if d is None:
                 continue
-            if isinstance(a, (dict, list)):
-                raise ValueError(f"{where}: tinygrad_edu.func.vmap maps over Tensor arguments only, not over a "
-                                 f"{type(a).__name__} of them: pass its tensors as separate arguments.")
-            if not isinstance(a, Tensor):
-                raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of type {type(a)}. We "
-                                 "cannot vmap over non-Tensor arguments, please use None as the respective in_dim")
-            if not -a.dim() <= d < a.dim():
-                raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is a Tensor of "
-                                 f"dimensionality {a.dim()} so expected in_dim to satisfy -{a.dim()} <= in_dim < "
-                                 f"{a.dim()}.")
-            sizes.append(a.shape[d])
+            if not isinstance(d, int):
+                raise NotImplementedError(f"{where}: tinygrad_edu.func.vmap takes one in_dim per argument (an int, "
+                                          f"or None), not {d!r}: a tuple or dict argument is mapped along one dim, "
+                                          "the same for all its tensors.")
+            for a in _leaves(arg) if isinstance(arg, (tuple, list, dict)) else [arg]:  # (a dict's tensors, each)
+                if not isinstance(a, Tensor):
+                    raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of type {type(a)}. We "
+                                     "cannot vmap over non-Tensor arguments, please use None as the respective in_dim")
+                if not -a.dim() <= d < a.dim():
+                    raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is a Tensor of "
+                                     f"dimensionality {a.dim()} so expected in_dim to satisfy -{a.dim()} <= in_dim "
+                                     f"< {a.dim()}.")
+                sizes.append(a.shape[d])
         if not sizes:
             raise ValueError("vmap: Expected at least one Tensor to vmap over")
         if len(set(sizes)) > 1:
             raise ValueError("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
                              f"{sizes} for the mapped dimension")
-        results = [func(*[a if d is None else a.select(d, b) for a, d in zip(args, dims)], **kwargs)
-                   for b in range(sizes[0])]
+        results = [func(*[a if d is None else _map(lambda t, d=d, b=b: t.select(d, b), a) for a, d in zip(args, dims)],
+                        **kwargs) for b in range(sizes[0])]
         return _stacked(results, out_dims, name, _example(func, args, dims, kwargs) if not results else None)
 
     return wrapper
@@ -407,8 +410,10 @@ def vmap(func: Callable[..., Any], in_dims: Any = 0, out_dims: Any = 0, randomne
 
 def _example(func: Callable[..., Any], args: tuple, dims: tuple, kwargs: dict) -> Any:
     """For an empty batch, the result for one example, to know the shapes: f on zeros shaped as one slice."""
-    one = [a if d is None else wrap(np.zeros(a._array.shape[:d % a.dim()] + a._array.shape[d % a.dim() + 1:],
-                                             a._array.dtype)) for a, d in zip(args, dims)]
+    def slice_of(t: Tensor, d: int) -> Tensor:
+        return wrap(np.zeros(t._array.shape[:d % t.dim()] + t._array.shape[d % t.dim() + 1:], t._array.dtype))
+
+    one = [a if d is None else _map(lambda t, d=d: slice_of(t, d), a) for a, d in zip(args, dims)]
     return func(*one, **kwargs)
 
 
