@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .common import Result, optional
+from .jacobians import jacobian_table, run_jacobians
 from .memory import measure_growth
 from .mlp import run_mlp
 from .per_op import BARE, run_long_chain, run_per_op
@@ -65,6 +66,7 @@ def timing_table(results: list[Result]) -> str:
         per_op = _fmt_time(r.best / r.ops) if r.ops else ""
         vs_numpy = f"{r.best / floor.best:.2f}" if floor else ""
         name = f"**{r.library}**" if r.library == "tinygrad_edu" else r.library
+        name += f" {r.note}" if r.note in ("jacfwd", "jacrev") else ""
         lines.append(f"| {r.case} | {name} | {_fmt_time(r.seconds)} | {_fmt_time(r.best)} | {per_op} | "
                      f"{vs_numpy} | {r.note} |")
     return "\n".join(lines)
@@ -159,7 +161,7 @@ def environment() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and few repeats: a smoke run")
-    parser.add_argument("--cases", default="abcdefg", help="which cases to run, e.g. 'ab' (default: abcdefg)")
+    parser.add_argument("--cases", default="abcdefgh", help="which cases to run, e.g. 'ab' (default: abcdefgh)")
     parser.add_argument("--output", type=Path, default=None,
                         help=f"where to write the markdown (default: {RESULTS.name} for a full run, none for --quick)")
     args = parser.parse_args(argv)
@@ -167,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
 
     results: list[Result] = []
     growth = None
-    for case, run in [("a", run_per_op), ("b", run_mlp), ("c", run_long_chain), ("f", run_second_order)]:
+    for case, run in [("a", run_per_op), ("b", run_mlp), ("c", run_long_chain), ("f", run_second_order),
+                      ("h", run_jacobians)]:
         if case in args.cases:
             print(f"running case {case} ...", file=sys.stderr, flush=True)
             results += run(args.quick)
@@ -184,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     sections = [f"Measured {environment()}{' (--quick: smoke-test sizes, not representative)' if args.quick else ''}."]
     if results:
         sections.append(timing_table(results))
+    if any(r.case.startswith("h.") for r in results):
+        sections.append(jacobian_table(results))
     if growth is not None:
         sections.append(memory_table(growth))
     if redraws is not None:

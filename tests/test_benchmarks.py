@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # benchmarks/ is a folder of the repository, not part of the installed package
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import mlp, per_op, redraw, run  # noqa: E402
+from benchmarks import jacobians, mlp, per_op, redraw, run  # noqa: E402
 
 
 def test_quick_run_prints_and_writes_the_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -23,7 +23,7 @@ def test_quick_run_prints_and_writes_the_tables(tmp_path: Path, capsys: pytest.C
     assert text == capsys.readouterr().out
     for heading in ("| case | library |", "| target | measured | met |", "traced growth", "| e. explorer redraw"):
         assert heading in text
-    for case in ("a. per-op overhead", "b. MLP training step", "c. 2,000-op chain"):
+    for case in ("a. per-op overhead", "b. MLP training step", "c. 2,000-op chain", "h. Jacobian of tanh(W x), wide"):
         assert f"| {case}" in text and "**tinygrad_edu**" in text
     assert "NON-FINITE" not in text
 
@@ -88,3 +88,8 @@ def test_redraw_case_times_two_ways_to_the_same_picture() -> None:
     assert fast.shape == full.shape and np.abs(fast - full).mean() < 1e-3
     table = redraw.redraw_table([redraw.Redraw("slice_explorer", fast=0.02, full=0.2, moves=3)])
     assert "| slice_explorer (3 moves) | 20.0 ms | 200.0 ms | 10.0× |" in table
+
+
+def test_the_timed_jacobians_are_the_jacobian() -> None:
+    """jacfwd and jacrev of the timed function give the Jacobian written by hand with numpy."""
+    jacobians.check()

@@ -6,12 +6,13 @@ means something without torch, and when torch is installed it must print exactly
 
 from __future__ import annotations
 
+import warnings
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, oracle, raises
 
 import tinygrad_edu as tg
 
@@ -170,8 +171,63 @@ def test_bad_arguments_get_pytorchs_errors() -> None:
            "v is a tuple of invalid length: should be 2 but got 1.")
 
 
-def test_what_is_not_implemented_says_what_to_do_instead() -> None:
-    with pytest.raises(NotImplementedError, match="reverse mode only.*allow_unused=True"):
-        tg.autograd.functional.jacobian(cube, tg.ones(2), strict=True)
-    with pytest.raises(NotImplementedError, match="leave strict, vectorize and the strategy at their defaults"):
-        tg.autograd.functional.jacobian(cube, tg.ones(2), strategy="forward-mode")
+def test_forward_mode_strategies_as_pytorch() -> None:
+    """Jacobians and Hessians by forward mode (vectorize=True, as PyTorch requires), same numbers and structure."""
+    F = "tinygrad_edu.autograd.functional"
+    f = lambda x: x.exp() * x.sum()  # noqa: E731
+    torch = oracle()
+    if torch is not None:  # (PyTorch's first vmap imports modules that warn of deprecations: not part of the answer)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            torch.autograd.functional.jacobian(f, torch.ones(2), strategy="forward-mode", vectorize=True)
+    as_pytorch(lambda lib: lib.autograd.functional.jacobian(f, lib.tensor([1.0, 2.0, 3.0]), strategy="forward-mode",
+                                                            vectorize=True))
+    as_pytorch(lambda lib: lib.autograd.functional.jacobian(lambda a, b: (a * b, a.sum()), (inputs(lib)[0],) * 2,
+                                                            strategy="forward-mode", vectorize=True))
+    as_pytorch(lambda lib: lib.autograd.functional.hessian(lambda a: (a**3).sum(), lib.tensor([1.0, 2.0, 3.0]),
+                                                           outer_jacobian_strategy="forward-mode", vectorize=True))
+    as_pytorch(lambda lib: lib.autograd.functional.jacobian(f, lib.tensor([1.0, 2.0]), vectorize=True))
+    raises(lambda lib: lib.autograd.functional.jacobian(cube, lib.ones(2), strategy="forward-mode"),
+           NotImplementedError, "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly "
+                                "implemented for `vectorize=True`.")
+    raises(lambda lib: lib.autograd.functional.jacobian(cube, lib.ones(2), strategy="forward-mode", vectorize=True,
+                                                        create_graph=True), NotImplementedError,
+           f'{F}.jacobian: `create_graph=True` and `strategy="forward-mode"` are not supported together (yet). '
+           'Please either set `create_graph=False` or `strategy="reverse-mode"`.')
+    raises(lambda lib: lib.autograd.functional.jacobian(cube, lib.ones(2), strategy="forward-mode", vectorize=True,
+                                                        strict=True), RuntimeError,
+           f'{F}.jacobian: `strict=True` and `strategy="forward-mode"` are not supported together (yet). Please '
+           'either set `strict=False` or `strategy="reverse-mode"`.')
+    raises(lambda lib: lib.autograd.functional.jacobian(cube, lib.ones(2), strategy="sideways"), AssertionError,
+           'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function has more outputs '
+           'than inputs, "forward-mode" tends to be more performant. Otherwise, prefer to use "reverse-mode".')
+    raises(lambda lib: lib.autograd.functional.hessian(cube_sum, lib.ones(2), outer_jacobian_strategy="x"),
+           AssertionError, 'Expected strategy to be either "forward-mode" or "reverse-mode".')
+
+
+def test_strict_mode_refuses_as_pytorch() -> None:
+    x = lambda lib: lib.tensor([1.0, 2.0, 3.0])  # noqa: E731
+    fn = "user-provided function"
+    raises(lambda lib: lib.autograd.functional.jacobian(lambda a, b: a * 2, (x(lib), x(lib)), strict=True),
+           RuntimeError, f"Output 0 of the {fn} is independent of input 1. This is not allowed in strict mode.")
+    raises(lambda lib: lib.autograd.functional.jacobian(lambda a: a.detach(), x(lib), strict=True), RuntimeError,
+           f"Output 0 of the {fn} does not require gradients. The outputs must be computed in a differentiable "
+           "manner from the input when running in strict mode.")
+    raises(lambda lib: lib.autograd.functional.vjp(lambda a, b: (a * 2).sum(), (x(lib), x(lib)), strict=True),
+           RuntimeError, f"The output of the {fn} is independent of input 1. This is not allowed in strict mode.")
+    raises(lambda lib: lib.autograd.functional.jvp(lambda a, b: a * 2, (x(lib), x(lib)), (x(lib), x(lib)),
+                                                   strict=True),
+           RuntimeError, f"The output of the {fn} is independent of input 1. This is not allowed in strict mode.")
+    hessian_message = (f"While computing the hessian, found that the jacobian of the {fn} with respect to input 0 "
+                       "is independent of the input. This is not allowed in strict mode. You should ensure that your "
+                       "function is twice differentiable and that the jacobian depends on the inputs (this would be "
+                       "violated by a linear function for example).")
+    raises(lambda lib: lib.autograd.functional.hessian(lambda a: a.sum(), x(lib), strict=True), RuntimeError,
+           hessian_message)
+    raises(lambda lib: lib.autograd.functional.vhp(lambda a: a.sum(), x(lib), x(lib), strict=True), RuntimeError,
+           hessian_message)
+    raises(lambda lib: lib.autograd.functional.hvp(lambda a: a.sum(), x(lib), x(lib), strict=True), RuntimeError,
+           hessian_message)
+    as_pytorch(lambda lib: lib.autograd.functional.vjp(lambda a: a.sum() * 0 + 1, x(lib), strict=True))
+    as_pytorch(lambda lib: lib.autograd.functional.vhp(lambda a: (a**2).sum(), x(lib), x(lib), strict=True))
+    as_pytorch(lambda lib: lib.autograd.functional.hvp(lambda a: (a**3).sum(), x(lib), x(lib), strict=True))

@@ -16,10 +16,10 @@ import pytest
 from tinygrad_edu.grading import notebook
 
 ROOT = Path(__file__).resolve().parent.parent
-# The chain of lessons; a lesson's second sitting (05b, 06b, 08b, 11b) is optional and follows its lesson.
+# The chain of lessons; a lesson's second sitting (05b, 06b, 07b, 08b, 11b) is optional and follows its lesson.
 LESSONS = ["00_welcome", "01_derivatives", "02_partial_and_directional_derivatives", "03_gradients",
            "04_tensors_and_graphs", "05_leaf_tensors", "05b_inside_a_node", "06_backward",
-           "06b_gradients_through_broadcasting", "07_higher_order", "08_turning_gradients_off",
+           "06b_gradients_through_broadcasting", "07_higher_order", "07b_forward_mode", "08_turning_gradients_off",
            "08b_evaluating_a_model", "09_custom_functions", "10_training_loop", "11_under_the_hood",
            "11b_your_engine_trains_a_network"]
 

@@ -166,3 +166,19 @@ def test_update_refuses_unknown_controls_and_values_off_the_slider() -> None:
 def test_every_public_name_is_reachable() -> None:
     for name in teach.__all__:
         assert callable(getattr(teach, name))
+
+
+def test_dual_explorer_shows_forward_mode_agreeing_with_reverse_mode() -> None:
+    """The dual-numbers widget: each box's tangent is the directional derivative of that value, and the output's
+    equals ∇f · u from a backward pass, wherever the point and direction are dragged."""
+    from tinygrad_edu.teach import dual_explorer
+
+    explorer = dual_explorer(1.0, 0.5, 30)
+    v = explorer.values
+    u = (np.cos(np.pi / 6), np.sin(np.pi / 6))
+    assert np.isclose(v["tangent"]["a"], u[0] * 0.5 + 1.0 * u[1])  # ȧ = ẋ₁x₂ + x₁ẋ₂
+    assert np.isclose(v["tangent"]["y"], v["grad_dot_u"]) and "they agree" in repr(explorer)
+    explorer.update(x1=-1.5, x2=2.0, angle=200)
+    assert np.isclose(explorer.values["tangent"]["y"], explorer.values["grad_dot_u"])
+    with pytest.raises(ValueError, match="outside the slider's range"):
+        explorer.update(x1=5.0)

@@ -16,6 +16,7 @@ from math import e, inf, nan, pi
 from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
@@ -71,12 +72,11 @@ from ._functions import __all__ as _function_names
 from ._printing import set_printoptions
 from ._serialization import load, save
 from ._tensor import Size, Tensor
-from .autograd.grad_mode import is_anomaly_enabled
+from .autograd.grad_mode import is_anomaly_enabled, is_inference_mode_enabled
 from .core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
-    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )

@@ -7,6 +7,7 @@ runs them, only for nodes that have some.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -65,11 +66,11 @@ class NodeHooks:
             self._tensor_pre_hooks = {}
         return RemovableHandle.add(self._tensor_pre_hooks.setdefault(output_nr, []), fn)
 
-    def _add_retain_grad(self, output_nr: int, tensor_ref: Any) -> None:
+    def _add_retain_grad(self, output_nr: int, tensor: Any) -> None:
         self._slow = True
         if self._retain_grad is None:
             self._retain_grad = {}
-        self._retain_grad[output_nr] = tensor_ref
+        self._retain_grad[output_nr] = weakref.ref(tensor)  # the graph must not keep the tensor alive (nor a cycle)
 
     @property
     def metadata(self) -> dict:
@@ -77,6 +78,16 @@ class NodeHooks:
         if self._metadata is None:
             self._metadata = {}
         return self._metadata
+
+
+def leaf_hook(tensor: Any, hook: Callable) -> RemovableHandle:
+    """``register_hook`` on a leaf: kept on the tensor, where its AccumulateGrad node reads them, which must now take
+    the engine's slower path."""
+    if tensor._hooks is None:
+        tensor._hooks = []
+    if tensor._accumulator is not None and tensor._accumulator() is not None:
+        tensor._accumulator()._slow = True
+    return RemovableHandle.add(tensor._hooks, hook)
 
 
 def post_accumulate_hooks(variable: Any) -> None:

@@ -80,6 +80,7 @@ HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but 
 HOOK_NONE_REPLACED = "can't replace a None gradient with a non-None value"
 
 # -- custom Functions --------------------------------------------------------------------------------------------
+NO_JVP = "You must implement the jvp function for custom autograd.Function to use it with forward mode AD."
 NO_BACKWARD = ("You must implement either the backward or vjp method for your custom autograd.Function to use it "
                "with backward mode AD.")
 GRAD_COUNT = "function {} returned an incorrect number of gradients (expected {}, got {})"
@@ -91,6 +92,23 @@ DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method w
 LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
 VIEW_DIRTY = ("tinygrad_edu does not record in-place changes of views in custom Functions; clone() the view before "
               "passing it in.")
+
+# -- forward mode (forward_ad) ----------------------------------------------------------------------------------
+NESTED_FORWARD_AD = "Nested forward mode AD is not supported at the moment"
+EXIT_NOT_LAST_LEVEL = ("Trying to exit a forward AD level that was not the last one that was created. This is not "
+                       "supported.")
+FORWARD_AD_INPLACE = ("tinygrad_edu's forward mode does not follow tangents through the in-place op of {}: use its "
+                      "out-of-place form (x = x.exp() rather than x.exp_()) inside a dual level.")
+DUAL_LEVEL_NEGATIVE = "Dual level must be a positive number."
+NO_DUAL_LEVEL = ("Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() "
+                 "first.")
+
+
+def tangent_size(shape: tuple[int, ...], tangent_shape: tuple[int, ...]) -> str:
+    return ("Trying to set a forward gradient that has a different size than that of the original Tensor, this is "
+            f"not supported. Tensor is of size [{shape_list(shape)}] while the given forward gradient is of size "
+            f"[{shape_list(tangent_shape)}].")
+
 
 # -- tensors -----------------------------------------------------------------------------------------------------
 NONLEAF_GRAD = (

@@ -244,6 +244,7 @@ def tensor_repr(
     requires_grad: bool = False,
     prefix: str = "tensor(",
     indent: int | None = None,
+    tangent: Any = None,
 ) -> str:
     """The text PyTorch prints for a tensor with these values, dtype and autograd state.
 
@@ -275,6 +276,8 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:  # a dual tensor's (forward mode), printed as PyTorch formats it: a 0-d one as a number
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)
 
 

@@ -20,8 +20,9 @@ from . import _creation, _device, _dtype
 from . import _messages as M
 from ._hooks import RemovableHandle
 from ._printing import Size
+from .core import derivatives as _derivatives
 from .core import tensor as _core
-from .core.function import Tensors, wrap
+from .core.function import InferenceCounter, Tensors, wrap
 from .ops import elementwise as ew
 from .ops import inplace, linalg, reduce, selection, shape
 from .ops.inplace import inplace_method
@@ -77,6 +78,37 @@ class Tensor(_core.Tensor):
             self._version_counter = args[0]._version_counter
             return
         _init(self, _constructor_array(args))
+
+    # -- ops of the core's derivative table with a number on the left, or another spelling -------------------------
+    def __rsub__(self, other: Any) -> Tensor:  # c - x: in x's dtype, or float32 for a float c and an integer x
+        return other - self if isinstance(other, Tensor) else _derivatives.Rsub.apply(
+            self.to(_dtype.number_dtype(other, self._array.dtype)), other)
+
+    def __rtruediv__(self, other: Any) -> Tensor:
+        return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
+
+    def __rpow__(self, base: Any) -> Tensor:  # c ** y: in y's dtype, or a float c's float32 (a bool's: int64)
+        return _derivatives.RPow.apply(base, self.to(_dtype.number_dtype(base, self._array.dtype, powers=True)))
+
+    def square(self) -> Tensor:
+        return _derivatives.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
+
+    def clamp(self, min: float | None = None, max: float | None = None) -> Tensor:
+        return _derivatives.Clamp.apply(self, min, max)
+
+    clip = clamp
+
+    def _is_view(self) -> bool:
+        """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
+        return self._base is not None
+
+    def is_inference(self) -> bool:
+        """Whether this tensor was made inside ``inference_mode()`` (or is a view of one that was)."""
+        return type(self._version_counter) is InferenceCounter
+
+    @_core.Tensor.grad.deleter
+    def grad(self) -> None:  # ``del x.grad``: the core's property, with a deleter
+        self._grad = None
 
     # -- shape, type and where the numbers are ---------------------------------------------------------------------
     def size(self, dim: int | None = None) -> Size | int:
@@ -500,7 +532,7 @@ class Tensor(_core.Tensor):
     __itruediv__ = div_ = inplace_method(_core.Tensor.div)
     __imod__ = remainder_ = inplace_method(__mod__)
     __ifloordiv__ = floor_divide_ = inplace_method(__floordiv__)
-    clamp_ = inplace_method(_core.Tensor.clamp)
+    clamp_ = inplace_method(clamp)
     pow_ = inplace_method(_core.Tensor.pow)
     round_ = inplace_method(ew.round_to)
     masked_fill_ = inplace_method(masked_fill)

@@ -1,6 +1,6 @@
 """``tinygrad_edu.autograd``: the machinery that computes gradients (``torch.autograd`` twin)."""
 
-from . import functional
+from . import forward_ad, functional
 from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
@@ -18,7 +18,7 @@ from .graph import Node
 
 __all__ = [
     "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly",
-    "enable_grad", "functional", "grad", "gradcheck", "gradgradcheck", "inference_mode", "is_anomaly_enabled",
-    "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled",
+    "enable_grad", "forward_ad", "functional", "grad", "gradcheck", "gradgradcheck", "inference_mode",
+    "is_anomaly_enabled", "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled",
     "trace_backward",  # trace_backward & co: tinygrad_edu only
 ]

@@ -10,13 +10,19 @@ from ..core.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
-    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
 
 __all__ = ["GradMode", "detect_anomaly", "enable_grad", "inference_mode", "is_anomaly_enabled", "is_grad_enabled",
            "is_inference_mode_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
+
+
+set_grad_enabled.__repr__ = lambda self: f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"
+
+
+def is_inference_mode_enabled() -> bool:
+    return GradMode.inference
 
 
 def is_anomaly_enabled() -> bool:

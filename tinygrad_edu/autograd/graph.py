@@ -12,6 +12,10 @@ from .._messages import type_description
 from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
 from ..core.tensor import Tensor
 
+# These nodes are C++ classes in PyTorch: name() gives the C++ name (torch::autograd::AccumulateGrad), ours here.
+AccumulateGrad.name = lambda node: "tinygrad_edu::autograd::AccumulateGrad"
+CopyBackwards.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
+
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
 __all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",

@@ -20,8 +20,11 @@ shape or dtype (``self_shape``). A node keeps only what the formulas of the inpu
 broadcast together, computed in their common dtype (``int64 * float32`` in float32), and the mechanism sums each
 gradient back down to its input's shape and dtype (``broadcast_from``, function.py), once for every op.
 
-Each entry has room for its forward-mode rule (``jvp=``), the derivative in the other direction: a later part of
-the course fills it. Ops that need more (indexing, sorting, einsum, the losses) are Function classes of their own,
+Forward mode (``forward_ad``) needs each op's Jacobian-vector product J·t, from the inputs' tangents t. As in
+PyTorch's ``derivatives.yaml``, most entries need no rule of their own: an element-wise op's Jacobian is diagonal,
+so its backward formulas, applied to the tangents, give J·t (``auto_element_wise``), and a linear op's J·t is the
+op applied to the tangent (``jvp=LINEAR``, PyTorch's ``auto_linear``); ``jvp=`` takes any other rule, a function
+of the tangents. Ops that need more (indexing, sorting, einsum, the losses) are Function classes of their own,
 outside the core (``tinygrad_edu/ops``, ``tinygrad_edu/nn``), using the same mechanism.
 """
 
@@ -47,14 +50,14 @@ TABLE: list[type[Function]] = []
 
 def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = False, floating: bool = False,
                view: bool = False, silent: bool = False, saved: tuple[str, ...] = (), refusal: Callable | None = None,
-               jvp: Callable | None = None, **formulas: Callable[..., Any]) -> type[Function]:
+               jvp: Callable | str | None = None, **formulas: Callable[..., Any]) -> type[Function]:
     """Make the Function of one entry (see the module docstring).
 
     ``broadcast``: a binary op whose inputs broadcast and promote together; ``floating``: integers compute as
     float32; ``view``: the output shares the first input's memory; ``silent``: the forward cannot meet a floating-point
     exception (so it skips numpy's error state, a speed trick); ``saved``: the number arguments the node shows
     as ``_saved_<name>``, as PyTorch's does; ``refusal``: what PyTorch says where numpy refuses the arguments (a
-    ValueError); ``jvp``: the forward-mode rule."""
+    ValueError); ``jvp``: the forward-mode rule, if not ``auto_element_wise`` (module docstring)."""
     params = inspect.signature(forward).parameters
     args, defaults = tuple(params), tuple(None if p.default is p.empty else p.default for p in params.values())
     grads = tuple(formulas.get(a) for a in args)  # None: no gradient for that argument (a dim, a number ...)
@@ -109,11 +112,23 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     if grads[0] is not None and not any(grads[1:]) and reads[0] == tuple(range(len(values_at))):
         run_backward = run_formula
 
+    def run_jvp(ctx: Any, values: tuple, outputs: tuple, tangents: list) -> Any:
+        """J·t (the module docstring): the op on the tangent, or one term per input that has a tangent."""
+        if jvp is not None:
+            return fn.apply(tangents[0], *values[1:]) if jvp == LINEAR else jvp(*tangents, *values)
+        values, out, total = (*values, *defaults[len(values):]), outputs[0], None
+        for f, u, t in zip(grads, uses, tangents):
+            if f is not None and t is not None:
+                term = f(t, *[out if n == "result" else values[arg_at[n]] for n in u])
+                total = term if total is None else total + term
+        return total if total is None or total._array.shape == out._array.shape else total.expand(out.shape)
+
     name = node.removesuffix("Backward0").removesuffix("Backward1").removesuffix("Backward2")
     fn = type(name, (Function,), {"node_name": node, "saved_names": saved_names, "is_view": view, "silent": silent,
                                   "refusal": C.broadcast_refusal if broadcast else refusal,
                                   "forward": staticmethod(run_forward), "backward": staticmethod(run_backward),
-                                  "formulas": formulas, "jvp": jvp, "__module__": __name__})
+                                  "formulas": formulas, "_jvp": staticmethod(run_jvp),
+                                  "__module__": __name__})
     fn._backward_cls._kept = ()
     for i, n in enumerate(kept):
         if n in saved:  # a number PyTorch's node shows: grad_fn._saved_exponent
@@ -169,6 +184,7 @@ def _sum_dtype(a: np.ndarray) -> Any:
     return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
 
 
+LINEAR = "linear"  # ``jvp=LINEAR``: a linear op, whose tangent is the op applied to the tangent (auto_linear)
 LN2, LN10, PI_180 = 0.6931471805599453, 2.302585092994046, 0.017453292519943295  # ln 2, ln 10, pi / 180
 
 
@@ -285,26 +301,30 @@ MaskedFill = derivative("MaskedFillBackward0", A.masked_fill, self=lambda grad, 
 # -- shapes: views share their input's memory; the gradient only moves back into place ---------------------------------
 View = derivative("ViewBackward0", lambda self, shape: np.reshape(self, shape, copy=False),
                   self=lambda grad, self_shape: grad.reshape(self_shape), view=True, silent=True,
-                  refusal=C.view_refusal)
+                  refusal=C.view_refusal, jvp=LINEAR)
 ReshapeAlias = derivative("ReshapeAliasBackward0", lambda self, shape: np.reshape(self, shape, copy=False),
-                          self=lambda grad, self_shape: grad.reshape(self_shape), view=True, silent=True)  # strided
+                          self=lambda grad, self_shape: grad.reshape(self_shape), view=True, silent=True,
+                          jvp=LINEAR)  # strided
 UnsafeView = derivative("UnsafeViewBackward0", lambda self, shape: self.reshape(C.infer_shape(shape, self.size)),
-                        self=lambda grad, self_shape: grad.reshape(self_shape), silent=True)  # a reshape that copied
+                        self=lambda grad, self_shape: grad.reshape(self_shape), silent=True,
+                        jvp=LINEAR)  # a reshape that copied
 Expand = derivative("ExpandBackward0", lambda self, shape: np.broadcast_to(self, shape),
                     self=lambda grad, self_shape: sum_to_shape(grad, self_shape), view=True, silent=True,
-                    refusal=C.expand_refusal)
+                    refusal=C.expand_refusal, jvp=LINEAR)
 Clone = derivative("CloneBackward0", lambda self: self.copy(), self=lambda grad: grad, silent=True)
 ToCopy = derivative("ToCopyBackward0", lambda self, dtype: self.astype(dtype),
-                    self=lambda grad, self_dtype: grad.to(self_dtype), silent=True)
+                    self=lambda grad, self_dtype: grad.to(self_dtype), silent=True, jvp=LINEAR)
 # -- reductions (the mean's gradient divides by a number, as PyTorch's C++ does: DivBackward1) -------------------------
 Sum = derivative("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_dtype(self))),
-                 self=lambda grad, self_shape: grad.expand(self_shape), silent=True)
+                 self=lambda grad, self_shape: grad.expand(self_shape), silent=True, jvp=LINEAR)
 SumDim = derivative("SumBackward1", lambda self, dim, keepdim: np.asarray(self.sum(dim, _sum_dtype(self), None,
                                                                                    keepdim)),
-                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True)
+                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True,
+                    jvp=LINEAR)
 Mean = derivative("MeanBackward0", lambda self: np.asarray(self.mean(dtype=self.dtype)),
                   self=lambda grad, self_shape: DivScalar.apply(grad, math.prod(self_shape)).expand(self_shape),
-                  silent=True)
+                  silent=True, jvp=LINEAR)
 MeanDim = derivative("MeanBackward1", lambda self, dim, keepdim: np.asarray(self.mean(dim, self.dtype, None, keepdim)),
                      self=lambda grad, self_shape, dim, keepdim: _unreduce(
-                         DivScalar.apply(grad, _reduced(self_shape, dim)), self_shape, dim, keepdim), silent=True)
+                         DivScalar.apply(grad, _reduced(self_shape, dim)), self_shape, dim, keepdim), silent=True,
+                     jvp=LINEAR)

@@ -79,10 +79,6 @@ class InferenceCounter(list):
     __slots__ = ()
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        self.check_inplace()
-
-    @staticmethod
-    def check_inplace() -> None:
         if not GradMode.inference:
             raise RuntimeError(M.INFERENCE_INPLACE)
 
@@ -165,9 +161,6 @@ class AccumulateGrad(Node):
         self._seq, self.variable = 2**63 - 1, variable  # (the highest number, as in PyTorch: accumulate at once)
         self._slow = variable._hooks is not None or variable._post_accumulate_hooks is not None  # (a leaf's hooks)
 
-    def name(self) -> str:
-        return "tinygrad_edu::autograd::AccumulateGrad"  # PyTorch gives its C++ name (torch::autograd::...)
-
     @property
     def _tensor_pre_hooks(self) -> dict[int, list] | None:
         """The leaf's ``register_hook`` hooks, kept on the tensor (which outlives this node)."""
@@ -211,9 +204,6 @@ class CopyBackwards(Node):
     def __init__(self, source: Tensor) -> None:
         super().__init__()
         self.next_functions = ((None, 0), gradient_edge(source))
-
-    def name(self) -> str:
-        return "tinygrad_edu::autograd::CopyBackwards"
 
     def apply(self, grad: Tensor) -> tuple:
         return (None, grad)
@@ -269,12 +259,17 @@ class FunctionCtx:
     _to_save: tuple = ()
     _non_differentiable: tuple = ()
     _dirty: tuple = ()
+    _for_forward: tuple = ()
     materialize_grads = True
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
         """Keep tensors for backward. Saving (rather than ``ctx.x = x``) lets autograd check they were not
         changed in place meanwhile, and free them once backward has run."""
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors: Tensor | None) -> None:
+        """Keep tensors for ``jvp`` (forward mode), which reads them as ``ctx.saved_tensors``."""
+        self._for_forward = tensors
 
     @property
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
@@ -374,6 +369,15 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise NotImplementedError(M.NO_BACKWARD)
 
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        """Forward mode: the outputs' tangents from the inputs' (zeros for a tensor input without one)."""
+        raise NotImplementedError(M.NO_JVP)
+
+    #: How forward mode runs an op's rule: ``_jvp(ctx, args, outputs, tangents)``. A derivative entry has its own
+    #: (derivatives.py); a Function's calls its ``jvp`` (set outside the core, by ``autograd.forward_ad``).
+    _jvp: Callable[..., Any]
+
     #: PyTorch 2's other way of writing forward: ``forward(*inputs)`` without ctx, and
     #: ``setup_context(ctx, inputs, output)`` to save what backward needs.
     setup_context = staticmethod(_no_setup_context)
@@ -384,14 +388,14 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
 
         Every op comes through here, and every op of every backward formula: the usual case is one array out,
         wrapped as a tensor, and inside no_grad or a backward pass nothing to record."""
-        ctx, enabled = cls._backward_cls(), GradMode.enabled
+        ctx, enabled, level = cls._backward_cls(), GradMode.enabled, GradMode.dual
         ctx.needs_input_grad = tuple([isinstance(a, Tensors.cls) and a._requires_grad for a in args])
         record = enabled and True in ctx.needs_input_grad
         if record:
             ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
         # a built-in op computes as PyTorch does, silently (1/0 is inf); a learner's, with the learner's settings
         token = quiet_on() if Quiet.token is None and cls._builtin and not (cls.silent and Speed.tricks) else None
-        GradMode.enabled = False  # forward's own tensor ops are not recorded
+        GradMode.enabled, GradMode.dual = False, None  # forward's own tensor ops are not recorded, nor give tangents
         try:
             out = cls._forward_with_ctx(ctx, *args)
         except ValueError:
@@ -399,11 +403,11 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
                 cls.refusal(*args)
             raise
         finally:
-            GradMode.enabled = enabled
+            GradMode.enabled, GradMode.dual = enabled, level
             if token is not None:
                 quiet_off(token)
         if type(out) is not np.ndarray:  # a tensor (a learner's forward), several outputs, an input changed ...
-            return _outputs(cls, ctx, args, out, record)
+            return _outputs(cls, ctx, args, out, record, level)
         out = wrap(out, None, 0, args[0]._version_counter if cls.is_view else None)  # a view shares its input's
         if cls.is_view:  # storage, so its version counter too; _base: the tensor that owns the storage
             out._base = args[0] if args[0]._base is None else args[0]._base
@@ -411,10 +415,10 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
             if out._array.dtype.kind == "f":  # (an integer result has no gradient)
                 out.grad_fn, out._requires_grad = ctx, True
             _record(ctx, args, (out,))
-        return out
+        return out if level is None else forward_tangents(cls, ctx, args, (out,), level)[0]  # forward mode: tangents
 
 
-def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any, record: bool) -> Any:
+def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any, record: bool, level: Any) -> Any:
     """``apply`` for any forward but a built-in's one array: tensors (a learner's forward, or a built-in that
     saves its result), several outputs (a tuple), a numpy scalar, an input changed in place (``ctx.mark_dirty``)."""
     T = Tensors.cls  # noqa: N806
@@ -443,10 +447,38 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
             ctx._num_outputs, ctx._slow = len(results), True
             ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, T) else ((), np.float32)
                                      for r in results)
+    if level is not None:
+        forward_tangents(cls, ctx, args, results, level)
     for t in ctx._dirty:  # a new version, as PyTorch counts it: the new history is a change too
         t._version_counter[0] += 1
     return tuple(results) if many else results[0]
 
+
+def tangent(t: Tensor) -> Tensor | None:
+    """A tensor's tangent at the open dual level (forward mode), or None."""
+    return t._fw[1] if t._fw is not None and t._fw[0] is GradMode.dual else None
+
+
+def forward_tangents(cls: type[Function], ctx: Any, args: tuple, outputs: tuple | list, level: object) -> Any:
+    """Forward mode, the one step (inside a dual level, ``forward_ad``): each output gets its tangent, J·t, from
+    the inputs' tangents by the op's rule (``cls._jvp``). The rule runs with forward mode off (a tangent has no
+    tangent of its own), but recorded if grad mode is on: a tangent can be differentiated in reverse mode. Returns
+    the outputs."""
+    tangents = [tangent(a) if isinstance(a, Tensors.cls) else None for a in args]
+    if tangents.count(None) == len(tangents):
+        return outputs
+    GradMode.dual = None
+    try:
+        results = cls._jvp(ctx, args, tuple(outputs), tangents)
+    finally:
+        GradMode.dual = level
+    for o, t in zip(outputs, results if isinstance(results, (tuple, list)) else (results,)):
+        if t is not None and isinstance(o, Tensors.cls) and o._array.dtype.kind == "f":
+            o._fw = (level, t)
+    for s in ctx._saved or ():  # a saved output is kept as itself, with its tangent, for forward-over-reverse (a
+        if type(s) is SavedTensor and s.tensor is None:  # cycle, output -> node -> output, which gc frees)
+            s.tensor = outputs[s.output_nr]
+    return outputs
 
 def _is_one_of(x: object, items: tuple | list) -> bool:
     """Identity membership (``x in items`` would compare tensors with ``==``, element-wise)."""

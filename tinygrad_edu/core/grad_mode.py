@@ -22,6 +22,7 @@ class GradMode:
     inference: bool = False  # inside inference_mode(): tensors made now are inference tensors
     anomaly: bool = False  # set_detect_anomaly: each node remembers where its forward ran
     anomaly_check_nan: bool = True  # ... and backward stops at the first node that returns nan
+    dual: object | None = None  # inside forward_ad.dual_level(): the level; ops give tangents (function.py)
 
 
 class Speed:
@@ -35,10 +36,6 @@ class Speed:
 def is_grad_enabled() -> bool:
     """True when operations on tensors that require grad record the backward graph."""
     return GradMode.enabled
-
-
-def is_inference_mode_enabled() -> bool:
-    return GradMode.inference
 
 
 class _Mode(Decorating):
@@ -90,9 +87,6 @@ class set_grad_enabled(_Mode):  # noqa: N801
     def __call__(self, fn: F) -> F:
         GradMode.enabled = self._prev[0]  # decorating must not leave the flag flipped: only fn's calls are affected
         return super().__call__(fn)
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"  # (its public module's name)
 
 
 class inference_mode(_Mode):  # noqa: N801

@@ -21,7 +21,6 @@ subclass of this one, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``; ev
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,12 +29,12 @@ import numpy as np
 from .. import _checks as C
 from .. import _dtype
 from .. import _messages as M
-from .._hooks import RemovableHandle
+from .._hooks import RemovableHandle, leaf_hook
 from .._printing import Size, tensor_repr
 from .._quiet import Quiet
 from . import derivatives as D
 from . import engine
-from .function import InferenceCounter, Tensors, wrap
+from .function import InferenceCounter, Tensors, tangent, wrap
 from .grad_mode import GradMode, Speed
 
 
@@ -56,6 +55,7 @@ class Tensor:
     _accumulator: Any = None  # a leaf's AccumulateGrad node, held weakly
     _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks
     _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
+    _fw: tuple | None = None  # forward mode: (dual level, tangent), read by ``function.tangent`` (forward_ad)
 
     # -- shape & type ----------------------------------------------------------------------------------------------
     @property
@@ -106,10 +106,6 @@ class Tensor:
             C.check_grad_assignment(self, value, Tensor)
         self._grad = value
 
-    @grad.deleter
-    def grad(self) -> None:
-        self._grad = None
-
     @property
     def retains_grad(self) -> bool:
         return self._retains_grad
@@ -120,14 +116,6 @@ class Tensor:
         if type(self._version_counter) is InferenceCounter:
             raise RuntimeError(M.INFERENCE_VERSION)
         return self._version_counter[0]
-
-    def is_inference(self) -> bool:
-        """Whether this tensor was made inside ``inference_mode()`` (or is a view of one that was)."""
-        return type(self._version_counter) is InferenceCounter
-
-    def _is_view(self) -> bool:
-        """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
-        return self._base is not None
 
     def detach(self) -> Tensor:
         """A new leaf sharing this tensor's storage (and its version counter), with no history."""
@@ -140,19 +128,14 @@ class Tensor:
         if self.grad_fn is None or self._retains_grad:
             return  # leaves keep their .grad anyway
         self._retains_grad = True
-        ref = weakref.ref(self)  # the graph must not keep the tensor alive (and must not form a cycle)
-        self.grad_fn._add_retain_grad(self._output_nr, ref)
+        self.grad_fn._add_retain_grad(self._output_nr, self)  # (held weakly: _hooks)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
         """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating
-            if self._hooks is None:
-                self._hooks = []
-            if self._accumulator is not None and self._accumulator() is not None:
-                self._accumulator()._slow = True
-            return RemovableHandle.add(self._hooks, hook)
+        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating (_hooks)
+            return leaf_hook(self, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
@@ -169,7 +152,8 @@ class Tensor:
     def __repr__(self) -> str:
         # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
         grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
-        return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad)
+        return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad,
+                           tangent=tangent(self))
 
     # -- the ops of the derivative table ------------------------------------------------------------------------------
     def __add__(self, other: Any, *, alpha: float = 1) -> Tensor:
@@ -188,20 +172,10 @@ class Tensor:
     __radd__, __rmul__ = __add__, __mul__
     subtract, multiply, divide, true_divide = sub, mul, div, div
 
-    def __rsub__(self, other: Any) -> Tensor:  # c - x: in x's dtype, or float32 for a float c and an integer x
-        return other - self if isinstance(other, Tensor) else D.Rsub.apply(
-            self.to(_dtype.number_dtype(other, self._array.dtype)), other)
-
-    def __rtruediv__(self, other: Any) -> Tensor:
-        return self.reciprocal() * other  # PyTorch records 2 / x as reciprocal, then MulBackward0
-
     def __pow__(self, exponent: Any) -> Tensor:
         return D.PowTensor.apply(self, exponent) if isinstance(exponent, Tensor) else D.Pow.apply(self, exponent)
 
     pow = __pow__
-
-    def __rpow__(self, base: Any) -> Tensor:  # c ** y: in y's dtype, or a float c's float32 (a bool's: int64)
-        return D.RPow.apply(base, self.to(_dtype.number_dtype(base, self._array.dtype, powers=True)))
 
     def __neg__(self) -> Tensor:
         return D.Neg.apply(self)
@@ -210,14 +184,6 @@ class Tensor:
 
     def __pos__(self) -> Tensor:
         return self
-
-    def square(self) -> Tensor:
-        return D.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
-
-    def clamp(self, min: float | None = None, max: float | None = None) -> Tensor:
-        return D.Clamp.apply(self, min, max)
-
-    clip = clamp
 
     def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
         x = self if dtype is None else self.to(dtype)

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from .. import _dtype
+from .. import _messages as M
 from .._checks import broadcast_shapes
-from ..core.function import Function, InferenceCounter, broadcast_from, wrap
+from ..core.function import Function, InferenceCounter, broadcast_from, tangent, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
 from .shape import Index, _to_numpy_key
@@ -33,14 +34,30 @@ def _partial_overlap(out: np.ndarray, a: np.ndarray) -> bool:
     return not same and np.shares_memory(out, a)
 
 
+def _check_inference(t: Tensor) -> None:
+    """An inference tensor can be changed in place only inside inference mode (PyTorch's refusal)."""
+    if type(t._version_counter) is InferenceCounter and not GradMode.inference:
+        raise RuntimeError(M.INFERENCE_INPLACE)
+
+
+def _check_dual_view(self: Tensor, args: tuple) -> None:
+    """Forward mode through an in-place change of a view of a tensor that has a tangent would have to change that
+    tangent too, which this library does not follow (PyTorch does): refused, saying what to do instead. (The view's
+    own tangent follows the change; a base without a tangent, such as make_dual's primal, stays without one.)"""
+    if GradMode.dual is not None and self._base is not None and tangent(self._base) is not None:
+        raise NotImplementedError("tinygrad_edu's forward mode does not follow tangents through an in-place change of "
+                                  "a view (its base's tangent would change too): clone() the view first, or use the "
+                                  "out-of-place form (y = y * 2 rather than y[0].mul_(2)).")
+
+
 def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     """Do ``op(self, *args)`` and store the result in ``self``'s own storage.
 
     When autograd is recording, ``op`` runs on a snapshot of self's old value (so values it saves are
     not overwritten), and ``self`` takes over the result's ``grad_fn``: its history now ends in this op.
     """
-    if type(self._version_counter) is InferenceCounter:
-        InferenceCounter.check_inplace()
+    _check_inference(self)
+    _check_dual_view(self, args)
     for a in args:
         if isinstance(a, Tensor) and _partial_overlap(self._array, a._array):
             raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
@@ -62,7 +79,7 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
                                "base tensor's history for them). Use the out-of-place form (y = y * 2 rather than "
                                "y[0].mul_(2)), or clone() the view first.")
         src = wrap(self._array.copy(), self.grad_fn, self._output_nr)
-        src._requires_grad = self._requires_grad
+        src._requires_grad, src._fw = self._requires_grad, self._fw  # (and its tangent, in forward mode)
     else:
         src = self
     result = op(src, *args)
@@ -80,6 +97,8 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     self._version_counter[0] += 1
     if recording and result.grad_fn is not None:
         self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
+    if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
+        self._fw = result._fw
     return self
 
 
@@ -225,10 +244,16 @@ def setitem(self: Tensor, key: Any, value: Any) -> None:
     if GradMode.enabled and (self._requires_grad or value._requires_grad):
         inplace(self, lambda s, v: CopySlices.apply(s, v, nkey), value)
         return
-    if type(self._version_counter) is InferenceCounter:
-        InferenceCounter.check_inplace()
+    _check_inference(self)
+    _check_dual_view(self, (value,))
     try:
         self._array[nkey] = value._array
     except ValueError as e:
         raise RuntimeError(str(e)) from None
     self._version_counter[0] += 1
+    if GradMode.dual is not None and (tangent(self) is not None or tangent(value) is not None):
+        # forward mode: the written elements take the value's tangent (0 if it has none), the others keep theirs
+        old, new = tangent(self), tangent(value)
+        t = np.array(old._array) if old is not None else np.zeros_like(self._array, dtype=new._array.dtype)
+        t[nkey] = 0 if new is None else new._array
+        self._fw = (GradMode.dual, wrap(t))

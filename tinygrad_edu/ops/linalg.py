@@ -17,6 +17,7 @@ b + x @ W  (a Linear)      AddmmBackward0         db = g (summed down),  dx = g 
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -70,6 +71,15 @@ def _short(a: np.ndarray) -> str:
     return LEGACY_NAMES[from_numpy(a.dtype)].removesuffix("Tensor")
 
 
+def _product_rule(op: Callable[[Tensor, Tensor], Tensor], x: Tensor, y: Tensor, x_t: Tensor | None,
+                  y_t: Tensor | None) -> Tensor | None:
+    """Forward mode for a product (``jvp``): (x + εx_t)(y + εy_t) = xy + ε(x_t y + x y_t), the terms whose tangent
+    exists (a product is linear in each factor, so each term is the op itself)."""
+    terms = [t for t in (op(x_t, y) if x_t is not None else None, op(x, y_t) if y_t is not None else None)
+             if t is not None]
+    return None if not terms else terms[0] if len(terms) == 1 else terms[0] + terms[1]
+
+
 class Dot(Function):
     node_name = "DotBackward0"
     saved_names = ("self", "tensor")
@@ -84,12 +94,17 @@ class Dot(Function):
                f"[{x._array.shape[0]}] and src [{y._array.shape[0]}] to have the same number of elements, but got "
                f"{x._array.shape[0]} and {y._array.shape[0]} elements respectively")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        ctx.save_for_forward(x, y)
         return np.asarray(np.dot(x._array, y._array))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
         return (g * y if ctx.needs_input_grad[0] else None), (g * x if ctx.needs_input_grad[1] else None)
+
+    @staticmethod
+    def jvp(ctx: Any, x_t: Tensor | None, y_t: Tensor | None) -> Tensor | None:
+        return _product_rule(Dot.apply, *ctx.saved_tensors, x_t, y_t)
 
 
 class Mv(Function):
@@ -106,6 +121,7 @@ class Mv(Function):
                f"size mismatch, got input ({x._array.shape[0]}), mat ({_shape_str(x._array)}), "
                f"vec ({v._array.shape[0]})")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, v if ctx.needs_input_grad[0] else None)
+        ctx.save_for_forward(x, v)
         return x._array @ v._array
 
     @staticmethod
@@ -114,6 +130,10 @@ class Mv(Function):
         dx = g.unsqueeze(1) * v if ctx.needs_input_grad[0] else None
         dv = x.t().mv(g) if ctx.needs_input_grad[1] else None
         return dx, dv
+
+    @staticmethod
+    def jvp(ctx: Any, x_t: Tensor | None, v_t: Tensor | None) -> Tensor | None:
+        return _product_rule(Mv.apply, *ctx.saved_tensors, x_t, v_t)
 
 
 class Mm(Function):
@@ -134,12 +154,17 @@ class Mm(Function):
                                f"{CPP_NAMES[b.dtype]}")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx.mat2_column_major = _column_major(b)  # for the layout of mat2's gradient (see _mm_grads)
+        ctx.save_for_forward(x, y)
         return a @ b
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors  # (each saved only if the other needs a gradient)
         return _mm_grads(g, x, y, ctx.mat2_column_major)
+
+    @staticmethod
+    def jvp(ctx: Any, x_t: Tensor | None, y_t: Tensor | None) -> Tensor | None:
+        return _product_rule(Mm.apply, *ctx.saved_tensors, x_t, y_t)
 
 
 class Bmm(Function):
@@ -156,6 +181,7 @@ class Bmm(Function):
                f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, {a.shape[2]}] but got: "
                f"[{b.shape[0]}, {b.shape[1]}].")
         ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
+        ctx.save_for_forward(x, y)
         return np.matmul(a, b)
 
     @staticmethod
@@ -164,6 +190,10 @@ class Bmm(Function):
         dx = g.bmm(y.transpose(1, 2)) if ctx.needs_input_grad[0] else None
         dy = x.transpose(1, 2).bmm(g) if ctx.needs_input_grad[1] else None
         return dx, dy
+
+    @staticmethod
+    def jvp(ctx: Any, x_t: Tensor | None, y_t: Tensor | None) -> Tensor | None:
+        return _product_rule(Bmm.apply, *ctx.saved_tensors, x_t, y_t)
 
 
 class Addmm(Function):
@@ -183,6 +213,7 @@ class Addmm(Function):
         ctx.save_for_backward(x if ctx.needs_input_grad[2] else None, w if ctx.needs_input_grad[1] else None)
         broadcast_from(ctx, bias)  # (the bias, added to every row: the mechanism sums its gradient back down)
         ctx.mat2_column_major = _column_major(b)  # for the layout of w's gradient (see _mm_grads)
+        ctx.save_for_forward(x, w)
         out = a @ b
         if bias._array.shape != out.shape[-bias._array.ndim:]:  # (PyTorch expands the bias to the product's shape)
             check_expand(bias._array.shape, out.shape)
@@ -193,6 +224,11 @@ class Addmm(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, w = ctx.saved_tensors  # (each saved only if the other needs a gradient)
         return (g if ctx.needs_input_grad[0] else None, *_mm_grads(g, x, w, ctx.mat2_column_major))
+
+    @staticmethod
+    def jvp(ctx: Any, bias_t: Tensor | None, x_t: Tensor | None, w_t: Tensor | None) -> Tensor | None:
+        product = _product_rule(Mm.apply, *ctx.saved_tensors, x_t, w_t)  # (bias + x w: the bias's tangent added)
+        return bias_t if product is None else product if bias_t is None else product + bias_t
 
 
 class SqueezeMatmul(Function):

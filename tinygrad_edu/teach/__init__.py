@@ -11,6 +11,7 @@ computed by autograd, from a function you write with tinygrad_edu operations::
 * :func:`difference_errors`, :func:`difference_error_plot`: truncation and round-off in finite differences.
 * :func:`slice_explorer`: partial derivatives as the slopes of slices of a surface f(x, y).
 * :func:`directional_explorer`: the slope along any direction, and the many tangent lines through a point.
+* :func:`dual_explorer`: forward mode by hand: values and tangents (dual numbers) travelling through a graph.
 * :func:`gradient_field`: the gradient at every point: uphill, steepest, perpendicular to the contours.
 * :func:`gradient_descent`, :func:`descent_explorer`: walking against the gradient to the bottom of a loss.
 * :func:`fit_explorer`: supervised learning: samples, a one-parameter model, its loss and dL/dw.
@@ -24,8 +25,8 @@ was (a PNG) and a line of text with its numbers.
 from typing import Any
 
 __all__ = ["TrainingMonitor", "descent_explorer", "difference_error_plot", "difference_errors", "directional_explorer",
-           "fit_explorer", "gradient_descent", "gradient_field", "plot_decision_boundary", "plot_losses",
-           "predict_classes", "slice_explorer", "tangent_explorer"]
+           "dual_explorer", "fit_explorer", "gradient_descent", "gradient_field", "plot_decision_boundary",
+           "plot_losses", "predict_classes", "slice_explorer", "tangent_explorer"]
 
 # Where each name lives. They are imported on first use: the explorers need ipywidgets and matplotlib, which
 # take a while to load, and `import tinygrad_edu.teach` should stay instant.
@@ -40,6 +41,8 @@ _HOMES = {
     "directional_explorer": "multivariable",
     "gradient_field": "multivariable",
     "slice_explorer": "multivariable",
+    "DualExplorer": "dual",
+    "dual_explorer": "dual",
     "DescentExplorer": "descent",
     "FitExplorer": "descent",
     "descent_explorer": "descent",
