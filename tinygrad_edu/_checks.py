@@ -216,10 +216,28 @@ def learner_grads(node: Any, result: tuple, tensor: type) -> list:
 def check_dirty(t: Any) -> None:
     """An input a Function changed in place may take on its node only if autograd could have recorded the
     change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds)."""
-    if t.grad_fn is None and t._requires_grad:
-        raise RuntimeError(M.LEAF_DIRTY)
     if t._base is not None:
-        raise RuntimeError(M.VIEW_DIRTY)
+        check_view_inplace(t)
+    elif t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(M.LEAF_DIRTY)
+
+
+def check_view_inplace(t: Any) -> None:
+    """PyTorch's refusals of an in-place change to a view that autograd would record: a view made in no_grad or
+    inference mode (was the change meant to be recorded?), one of several views an op returned (``unbind``,
+    ``split``: their node cannot be rewritten), a view whose maker forbids it (``nn`` hooks), a view of a leaf."""
+    made = t._view_made
+    if made == "inference":
+        raise RuntimeError(M.VIEW_MADE_IN_INFERENCE)
+    if made == "no_grad":
+        raise RuntimeError(M.VIEW_MADE_IN.format("no_grad"))
+    if made is not None:
+        raise RuntimeError(M.VIEW_OF_MULTI_OUTPUT.format(*made))
+    refusal = getattr(t, "_inplace_error", None)
+    if refusal is not None:
+        raise RuntimeError(refusal)
+    if t._base.grad_fn is None and t._base._requires_grad:
+        raise RuntimeError(M.VIEW_OF_LEAF_INPLACE)
 
 
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:
