@@ -157,3 +157,8 @@ lgamma, digamma = _method("lgamma"), _method("digamma")
 def polygamma(n: int, input: Tensor) -> Tensor:
     """``tinygrad_edu.polygamma(n, x)``: the n-th derivative of digamma (n = 0: digamma itself)."""
     return input.polygamma(n)
+
+
+# inference mode's mark on a tensor
+__all__ += ["is_inference"]
+is_inference = _method("is_inference")

@@ -22,6 +22,7 @@ from ._hooks import RemovableHandle
 from ._printing import Size
 from .core import tensor as _core
 from .core.function import Tensors, wrap
+from .core.grad_mode import GradMode
 from .ops import elementwise as ew
 from .ops import inplace, linalg, reduce, selection, shape
 from .ops.inplace import inplace_method
@@ -113,8 +114,9 @@ class Tensor(_core.Tensor):
         return self._array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numbers as a numpy array that shares memory with this tensor."""
-        if self._requires_grad and not force:
+        """The numbers as a numpy array that shares memory with this tensor (refused for a tensor that requires
+        grad while grad mode is on: a Function's forward, which runs with it off, may call it)."""
+        if self._requires_grad and GradMode.enabled and not force:
             raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
         return self._array
 

@@ -18,7 +18,7 @@ from ..core.function import Function, InferenceCounter, broadcast_from, gradient
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
 from . import views
-from .shape import Index, _to_numpy_key
+from .shape import Index, _to_numpy_key, save_indices
 
 
 def _partial_overlap(out: np.ndarray, a: np.ndarray) -> bool:
@@ -180,11 +180,13 @@ class IndexPut(Function):
         out = x._array.copy()
         out[key] = value._array
         ctx.key, ctx.shape = key, out.shape
+        save_indices(ctx, key)
         broadcast_from(ctx, None, value)  # (the value, into the slice's shape)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        ctx.saved_tensors  # noqa: B018  (the indices, freed after a backward: a second one raises)
         mask = np.ones(ctx.shape, dtype=g._array.dtype)
         mask[ctx.key] = 0
         dx = g * wrap(mask) if ctx.needs_input_grad[0] else None
