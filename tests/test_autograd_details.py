@@ -113,3 +113,84 @@ def test_is_inference_as_a_function() -> None:
         return lib.is_inference(a), lib.is_inference(b), a.is_inference(), lib.is_inference_mode_enabled()
 
     as_pytorch(program, (None, "(True, False, True, False)", []))
+
+
+# -- hooks -----------------------------------------------------------------------------------------------------------
+def test_hooks_run_in_pytorchs_order() -> None:
+    """Tensor hooks, then the node's pre-hooks, the node, its post-hooks; on a leaf: its tensor hooks, AccumulateGrad's
+    pre-hooks, the accumulation, post-accumulate hooks, AccumulateGrad's post-hooks."""
+    def program(lib: ModuleType) -> Any:
+        log = []
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        y.grad_fn.register_hook(lambda gi, go: log.append("y node post"))
+        y.register_hook(lambda g: log.append("y tensor"))
+        y.grad_fn.register_prehook(lambda go: log.append("y node pre"))
+        y.retain_grad()
+        y.register_hook(lambda g: log.append(f"y tensor, after retain_grad: y.grad {y.grad}"))
+        acc = y.grad_fn.next_functions[0][0]
+        acc.register_hook(lambda gi, go: log.append(f"acc post: x.grad {x.grad}"))
+        x.register_post_accumulate_grad_hook(lambda t: log.append(f"post-accumulate: x.grad {t.grad}"))
+        acc.register_prehook(lambda go: (log.append("acc pre, gradient x 10"), (go[0] * 10,))[1])
+        x.register_hook(lambda g: log.append("x tensor"))
+        y.sum().backward()
+        return log
+
+    as_pytorch(program)
+
+
+def test_a_post_accumulate_hook_returning_a_tensor() -> None:
+    def program(lib: ModuleType) -> None:
+        w = lib.ones(2, requires_grad=True)
+        w.register_post_accumulate_grad_hook(lambda t: t.grad * 2)
+        (w * 3).sum().backward()
+
+    raises(program, RuntimeError, "Tensor post accumulate grad hooks should return None.")
+
+
+# -- saved-tensor hooks ----------------------------------------------------------------------------------------------
+def test_saved_tensor_hooks_pack_and_unpack_in_pytorchs_order_under_create_graph() -> None:
+    def program(lib: ModuleType) -> Any:
+        log = []
+
+        def pack(t: Any) -> Any:
+            log.append(("pack", round(t.detach().sum().item(), 3)))
+            return t
+
+        def unpack(t: Any) -> Any:
+            log.append(("unpack", round(t.detach().sum().item(), 3)))
+            return t
+
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (x * x * x).sin() * x.exp()
+            (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+            (gg,) = lib.autograd.grad(g.sum(), x)
+        return log, [round(v, 3) for v in gg.tolist()]
+
+    as_pytorch(program)
+
+
+@pytest.mark.parametrize("where", ["forward", "backward", "both"])
+def test_what_a_pack_hook_computes_is_a_value_not_a_path(where: str) -> None:
+    """A pack hook's ``2 * t`` changes the saved value; the unpacked tensor keeps the saved tensor's history, so
+    the second derivative counts each saved value once (as PyTorch)."""
+    def program(lib: ModuleType) -> Any:
+        hooks = lib.autograd.graph.saved_tensors_hooks(lambda t: 2 * t, lambda t: t)
+        a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with hooks if where != "backward" else _nothing():
+            y = (a.sin() * a * a).sum()
+        with hooks if where != "forward" else _nothing():
+            (g,) = lib.autograd.grad(y, (a,), create_graph=True)
+            g.sum().backward()
+        return [round(v, 3) for v in a.grad.tolist()]
+
+    as_pytorch(program)
+
+
+class _nothing:  # noqa: N801
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        pass

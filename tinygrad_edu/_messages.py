@@ -77,6 +77,7 @@ HOOK_RETURNED_TUPLE = "expected tuple, but hook returned '{}'"
 HOOK_DTYPE = "hook '{}' has changed the type of value (was tinygrad_edu.{} got tinygrad_edu.{})"
 HOOK_SIZE = "hook '{}' has changed the size of value"
 HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
+POST_ACCUMULATE_RETURNED = "Tensor post accumulate grad hooks should return None."
 HOOK_NONE_REPLACED = "can't replace a None gradient with a non-None value"
 
 # -- custom Functions --------------------------------------------------------------------------------------------

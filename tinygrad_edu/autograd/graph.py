@@ -10,6 +10,7 @@ from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
 from .._messages import type_description
 from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
+from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
 
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
@@ -48,9 +49,13 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
 
 class PackedSavedTensor(SavedTensor):
     """A tensor saved inside a ``saved_tensors_hooks`` block: kept as what the pack hook made of it. (No version
-    check: the graph trusts the hooks, as PyTorch does.)"""
+    check: the graph trusts the hooks, as PyTorch does.)
 
-    __slots__ = ("packed", "unpack_hook")
+    Unpacked, it is a new tensor over the unpack hook's numbers with the *saved tensor's* history (its grad_fn, or
+    the leaf's AccumulateGrad), as PyTorch rebuilds it: with create_graph, the gradient flows to what was saved,
+    whatever the hooks computed (a pack hook's ``2 * x`` is a value, not a new path to x)."""
+
+    __slots__ = ("edge", "packed", "unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         self.unpack_hook = None
@@ -66,7 +71,8 @@ class PackedSavedTensor(SavedTensor):
             self.packed = pack_hook(tensor)
         finally:
             SAVED_TENSOR_HOOKS.extend(hooks)
-        self.unpack_hook = unpack_hook
+        self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, tensor._output_nr
+        self.edge = None if is_output else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
 
     def unpack(self, node: Node) -> Tensor:
         if self.unpack_hook is None:
@@ -74,7 +80,11 @@ class PackedSavedTensor(SavedTensor):
         t = self.unpack_hook(self.packed)
         if not isinstance(t, Tensor):
             raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))
-        return t
+        grad_fn, accumulator, requires_grad = (node, None, True) if self.edge is None else self.edge
+        out = _wrap(t._array, grad_fn, self.output_nr, self.counter)
+        if grad_fn is None and requires_grad:  # a leaf's: gradients reach the saved leaf's .grad
+            out._requires_grad, out._accumulator = True, accumulator
+        return out
 
 
 SavedTensor.packed = PackedSavedTensor
