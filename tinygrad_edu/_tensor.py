@@ -453,6 +453,16 @@ class Tensor(_core.Tensor):
     gather, index_select, take = selection.gather, selection.index_select, selection.take
     scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
     index_add, index_fill = selection.index_add, selection.index_fill
+    scatter_reduce = selection.scatter_reduce
+
+    # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
+    def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
+        rng = (generator or _creation.default_generator).rng
+        return inplace.inplace(self, inplace.Uniform.apply, rng.uniform(from_, to, self.shape))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+        rng = (generator or _creation.default_generator).rng
+        return inplace.inplace(self, inplace.Normal.apply, rng.normal(mean, std, self.shape))
 
     # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
     eq, ne, lt, le = _compare(operator.eq), _compare(operator.ne), _compare(operator.lt), _compare(operator.le)
@@ -468,6 +478,11 @@ class Tensor(_core.Tensor):
 
     def __or__(self, other: Any) -> Tensor:
         return selection.compare(operator.or_, self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return selection.compare(operator.xor, self, other)
+
+    bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
 
     def __invert__(self) -> Tensor:
         return wrap(~self._array)

@@ -16,7 +16,8 @@ from ..core.tensor import Tensor
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
 __all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",
-           "PackedSavedTensor", "SavedTensor", "gradient_edge", "saved_tensors_hooks", "type_description"]
+           "PackedSavedTensor", "SavedTensor", "gradient_edge", "save_on_cpu", "saved_tensors_hooks",
+           "type_description"]
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.saved_tensors_hooks)
@@ -45,6 +46,15 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
 
     def __exit__(self, *exc: Any) -> None:
         SAVED_TENSOR_HOOKS.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
+    """PyTorch's way to keep a graph's saved tensors in CPU memory while the model runs on a GPU: each is packed
+    as a copy in CPU memory and brought back at backward. Everything is on the CPU here, so each saved tensor is
+    kept as a copy, as PyTorch's is (``pin_memory`` and ``device_type`` change nothing)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(lambda t: _wrap(t._array.copy()), lambda packed: packed)
 
 
 class PackedSavedTensor(SavedTensor):

@@ -57,8 +57,7 @@ _sequence_nr = itertools.count()
 
 
 class Tensors:
-    """The class every op's result is made of: tensor.py, which imports this module, registers it (``Tensors.cls =
-    Tensor``), and then the public ``tinygrad_edu.Tensor``, its subclass, registers itself."""
+    """The class of every op's result: tensor.py registers the core's Tensor, then the public subclass itself."""
 
     cls: type
     views: Any  # ops/views.py: regrow(view), a view's history after its base changed; rebase(view, node)
@@ -452,8 +451,7 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
 
 
 def as_view(out: Tensor, of: Tensor, made: Any = None) -> None:
-    """``out`` is a view of ``of``'s base (which owns the storage), shares its version counter, remembers the version
-    its history is right for (``gradient_edge``), and if made in no_grad, inference mode, or as one of many outputs."""
+    """``out``, a view of ``of``'s base: its version counter, the version its history is for, how it was made."""
     out._base = base = of if of._base is None else of._base
     out._version_counter, out._view_version = base._version_counter, base._version_counter[0]
     out._view_made = made or MADE_IN[GradMode.enabled, GradMode.inference] or of._view_made

@@ -96,6 +96,26 @@ class Zero(Function):
         return wrap(np.zeros_like(g._array))  # a constant zero, with no history even under create_graph
 
 
+class Uniform(Function):
+    """``x.uniform_(a, b)``: new random values (``values``, drawn by the caller); the old ones are gone, dx = 0."""
+
+    node_name = "UniformBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, values: np.ndarray) -> np.ndarray:
+        return values.astype(x._array.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return wrap(np.zeros_like(g._array)), None
+
+
+class Normal(Uniform):
+    """``x.normal_(mean, std)``: as :class:`Uniform`, normal values."""
+
+    node_name = "NormalBackward0"
+
+
 class Fill(Function):
     """``x.fill_(v)`` with a number v: dx = 0."""
 
