@@ -88,3 +88,10 @@ def test_redraw_case_times_two_ways_to_the_same_picture() -> None:
     assert fast.shape == full.shape and np.abs(fast - full).mean() < 1e-3
     table = redraw.redraw_table([redraw.Redraw("slice_explorer", fast=0.02, full=0.2, moves=3)])
     assert "| slice_explorer (3 moves) | 20.0 ms | 200.0 ms | 10.0× |" in table
+
+
+def test_the_million_op_chain_case_runs_and_reports_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """Case h in a quick run (20,000 ops): each library in a fresh process, its peak memory in the notes."""
+    assert run.main(["--quick", "--cases", "h"]) == 0
+    text = capsys.readouterr().out
+    assert "| h. 20,000-op chain" in text and "peak memory" in text and "within 10× torch" in text
