@@ -345,8 +345,8 @@ def test_an_unanswered_exercise_is_not_attempted_yet_and_says_so_without_raising
         check_close("h_grad", h_grad, 1.0)  # noqa: F821  (the answer cell has not defined it)
     first, *rest = capsys.readouterr().out.splitlines()
     assert first == "✘ leaf-3 not attempted yet (0/2 points)" and rest[0].startswith("  todo:     `h_grad` is not")
-    assert " ".join(" ".join(rest).split()) == "todo: `h_grad` is not defined. Run the cells above this one, your " \
-        "answer cell included (replace `raise NotImplementedError()` with your answer), then run this cell again."
+    assert " ".join(" ".join(rest).split()) == "todo: `h_grad` is not defined. Write your answer in the answer cell " \
+        "above (where it says `# YOUR CODE HERE`) and run it, and the cells above it, then run this cell again."
 
     def leaves(t):
         raise NotImplementedError()

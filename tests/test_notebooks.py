@@ -16,9 +16,12 @@ import pytest
 from tinygrad_edu.grading import notebook
 
 ROOT = Path(__file__).resolve().parent.parent
+# The chain of lessons; a lesson's second sitting (05b, 06b, 08b, 11b) is optional and follows its lesson.
 LESSONS = ["00_welcome", "01_derivatives", "02_partial_and_directional_derivatives", "03_gradients",
-           "04_tensors_and_graphs", "05_leaf_tensors", "06_backward", "07_higher_order", "08_turning_gradients_off",
-           "09_custom_functions", "10_training_loop", "11_under_the_hood"]
+           "04_tensors_and_graphs", "05_leaf_tensors", "05b_inside_a_node", "06_backward",
+           "06b_gradients_through_broadcasting", "07_higher_order", "08_turning_gradients_off",
+           "08b_evaluating_a_model", "09_custom_functions", "10_training_loop", "11_under_the_hood",
+           "11b_your_engine_trains_a_network"]
 
 # The mistakes DESIGN.md lists in the seed notes (and one more found in them), each with the lesson that corrects
 # it, what its cells (tagged ``seed-truth:<name>``) must contain in their sources, and what their stored outputs
@@ -32,13 +35,17 @@ SEED_TRUTHS = {
     "non-scalar-backward": ("06_backward", [r"\.backward\(\)"],
                             [r"RuntimeError: grad can be implicitly created only for scalar outputs"]),
     # The 0 in MulBackward0 is not an instance number: it tells apart the formulas of one op.
-    "backward-suffix": ("05_leaf_tensors", [],
+    "backward-suffix": ("05b_inside_a_node", [],
                         [r"(?s)MulBackward0.*MulBackward0", r"PowBackward0", r"PowBackward1", r"PowBackward2"]),
     # The 0 in (<AccumulateGrad ...>, 0) is the index of the node's output.
-    "output-index": ("05_leaf_tensors", [],
+    "output-index": ("05b_inside_a_node", [],
                      [r"\(<AccumulateGrad object at 0x[0-9a-fA-F]+>, 0\)", r"object at 0x[0-9a-fA-F]+>, 1\)"]),
     # An input that needs no grad gets no node, but its value can still be saved.
-    "saved-without-node": ("05_leaf_tensors", [r"_saved_other"], [r"\(None, 0\)"]),
+    "saved-without-node": ("05b_inside_a_node", [r"_saved_other"], [r"\(None, 0\)"]),
+    # The Backward objects are not subclasses of torch.autograd.Function: they are nodes of the graph.
+    "node-not-function": ("05b_inside_a_node", [r"__mro__", r"isinstance\(y\.grad_fn, torch\.autograd\.Function\)"],
+                          [r"torch\.autograd\.Function in its __mro__: +False",
+                           r"isinstance\(y\.grad_fn, torch\.autograd\.Function\): +False"]),
     # The graph is recorded as the forward pass runs; backward consumes it.
     "recorded-in-forward": ("04_tensors_and_graphs", [], [r"grad_fn=<",
                                                            r"Trying to backward through the graph a second time"]),
@@ -105,7 +112,8 @@ def test_a_lesson_has_goals_common_mistakes_a_summary_and_points_to_its_exercise
     if not path.exists():
         pytest.skip(f"{path.name} is missing (test_every_lesson_is_there_with_its_exercises fails for it)")
     nb = load(path)
-    assert source(nb["cells"][0]).startswith(f"# {name[:2]} · "), "the first cell is the title: '# NN · Title'"
+    number = name.split("_")[0]  # 05, or 05b for a lesson's second sitting
+    assert source(nb["cells"][0]).startswith(f"# {number} · "), "the first cell is the title: '# NN · Title'"
     parts = sections(nb)
     for heading in ("learning goals", "summary"):
         assert heading in parts, f"{name} has no '## {heading.capitalize()}' section"
@@ -148,7 +156,7 @@ def test_each_seed_mistake_is_corrected_by_a_cell_that_runs(truth: str) -> None:
 
 
 def test_the_table_of_lessons_matches_the_notebooks_folder() -> None:
-    numbered = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    numbered = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
     assert set(numbered) <= set(LESSONS), f"lessons not in the course's table: {set(numbered) - set(LESSONS)}"
     welcome = ROOT / "notebooks" / "00_welcome.ipynb"
     if welcome.exists():

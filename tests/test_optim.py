@@ -108,15 +108,21 @@ def test_training_trajectory_matches_pytorch(opt_name: str, options: dict, loss_
         assert np.allclose(p, q, rtol=1e-5, atol=1e-5), np.abs(p - q).max()
     if not options.get("maximize"):
         assert la[-1] < la[0]
-    # the optimizer state holds the same names and numbers as PyTorch's. RMSprop's buffers hold g / sqrt(v):
-    # the last-bit differences of the two libraries' gradients (matmul sums in another order) grow in them
-    # along the run, so they are compared loosely here; test_rmsprop_step_matches_pytorch checks the rule exactly.
-    rtol = 1e-3 if opt_name == "RMSprop" else 1e-5
+    # the optimizer state holds the same names and numbers as PyTorch's. RMSprop's buffers hold g / sqrt(v), and
+    # centered, g / sqrt(v - mean(g)**2): where that variance is tiny the last-bit differences of the two
+    # libraries' gradients (matmul sums in another order, which changes with the CPU and the BLAS kernel) grow
+    # without bound in single elements (measured up to 2e-3 relative), while the buffer as a whole stays within
+    # 3e-5. So RMSprop's buffers are compared as a whole (relative error in norm, 2e-4); the others element by
+    # element; test_rmsprop_step_matches_pytorch checks the rule itself exactly.
     for p, q in zip(a.parameters(), b.parameters()):
         sa, sb = oa.state[p], ob.state[q]
         assert list(sa) == list(sb)
         for key in sa:
-            assert np.allclose(sa[key]._array, sb[key].numpy(), rtol=rtol, atol=1e-6), key
+            ours, theirs = sa[key]._array.astype(np.float64), sb[key].numpy().astype(np.float64)
+            if opt_name == "RMSprop":
+                assert np.linalg.norm(ours - theirs) <= 2e-4 * np.linalg.norm(theirs) + 1e-6, key
+            else:
+                assert np.allclose(ours, theirs, rtol=1e-5, atol=1e-6), key
 
 
 @pytest.mark.parametrize("options", [{"lr": 0.01}, {"lr": 0.01, "alpha": 0.9, "momentum": 0.5, "weight_decay": 0.05},

@@ -99,7 +99,10 @@ LAYERS = [
 LAZY_IMPORTS_ALLOWED = {
     # the command line imports the module of the subcommand it runs, so `tinygrad-edu --help` starts fast
     ("grading.cli", "grading.grade"), ("grading.cli", "grading.notebook"), ("grading.cli", "grading.release"),
-    ("grading.cli", "grading.report"),
+    ("grading.cli", "grading.report"), ("grading.cli", "grading.sandbox"),
+    # the grader's first cell in a learner's kernel (_kernel.start) imports the checks and the library there, right
+    # before it takes its snapshot of what they define; the grader's own process imports _kernel only to seal cells
+    ("grading._kernel", "grading"), ("grading._kernel", "grading.checks"),
     # the stepper's widgets (ipywidgets) are imported when a BackwardStepper is first asked for
     ("viz", "viz.stepper"),
 }

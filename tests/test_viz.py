@@ -341,7 +341,50 @@ def test_make_dot_renders_svg_inline() -> None:
     from IPython.core.formatters import DisplayFormatter
 
     data, _ = DisplayFormatter().format(make_dot(z))  # what Jupyter does with the last value of a cell
-    assert "image/svg+xml" in data
+    assert "image/svg+xml" in data and "image/png" in data
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """(width, height) in pixels, from a PNG's header."""
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and png[12:16] == b"IHDR"
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def svg_size(svg: str) -> tuple[int, int]:
+    """(width, height) in CSS pixels (96 per inch) of an SVG that Graphviz sized in points (72 per inch)."""
+    width, height = re.search(r'<svg width="([0-9.]+)pt" height="([0-9.]+)pt"', svg).groups()
+    return round(float(width) * 96 / 72), round(float(height) * 96 / 72)
+
+
+@needs_dot
+def test_a_diagram_is_also_a_png_of_the_same_drawing() -> None:
+    """JupyterLab shows SVG only in a trusted notebook: the PNG beside it is what an untrusted one shows. It is
+    dot's drawing of the same DOT source, at the size the SVG is shown."""
+    x, _, z = seed_chain()
+    dot = make_dot(z, params={"x": x})
+    bundle = dot._repr_mimebundle_()
+    assert set(bundle) == {"image/svg+xml", "image/png"}
+    assert bundle["image/png"] == dot.pipe(format="png")
+    (width, height), (svg_width, svg_height) = png_size(bundle["image/png"]), svg_size(bundle["image/svg+xml"])
+    assert abs(width - svg_width) <= 1 and abs(height - svg_height) <= 1  # (dot rounds pixels its own way)
+    assert set(dot._repr_mimebundle_(include=["image/svg+xml"])) == {"image/svg+xml"}
+    assert set(draw_graph(z)._repr_mimebundle_()) == {"image/svg+xml", "image/png"}
+
+
+@needs_dot
+def test_without_png_output_a_diagram_is_still_an_svg(monkeypatch: pytest.MonkeyPatch) -> None:
+    import graphviz
+
+    pipe = graphviz.Digraph.pipe
+
+    def no_png(self: Any, format: str | None = None, **kwargs: Any) -> Any:
+        if format == "png":
+            raise graphviz.CalledProcessError(1, ["dot", "-Tpng"], stderr=b'Format: "png" not recognized.')
+        return pipe(self, format=format, **kwargs)
+
+    monkeypatch.setattr(graphviz.Digraph, "pipe", no_png)
+    x, _, z = seed_chain()
+    assert set(make_dot(z, params={"x": x})._repr_mimebundle_()) == {"image/svg+xml"}
 
 
 # -- without Graphviz's dot ---------------------------------------------------------------------------------------
@@ -709,6 +752,29 @@ def test_stepper_widget_controls_move_through_the_frames() -> None:
     if HAS_DOT:
         assert bundle["image/svg+xml"] == film.html(0) and bundle["image/svg+xml"].startswith("<svg")
         assert ">Step 0 of 4: before backward." in film.html(0)
+        assert bundle["image/png"] == film.diagram(0).pipe(format="png")
+
+
+def test_stepper_play_stops_at_the_end_and_the_learners_moves_stop_it() -> None:
+    """Play ticks in the browser, each tick setting play.value. It must not still be playing once the last step
+    shows (a Prev pressed then would be undone by its next tick), and Prev, Next or the slider stop it."""
+    from tinygrad_edu.viz import BackwardStepper
+
+    x, _, z = seed_chain()
+    stepper = BackwardStepper(z.sum(), params={"x": x})
+    stepper.play.playing = True
+    for k in range(1, 5):
+        assert stepper.play.playing
+        stepper.play.value = k  # a tick
+        assert stepper.step == k and stepper.view.value == stepper.film.html(k)
+    assert not stepper.play.playing  # stopped at the last step, not one tick later
+    stepper.prev_button.click()
+    assert stepper.step == stepper.play.value == 3
+    for press, expected in [(stepper.prev_button.click, 2), (stepper.next_button.click, 3),
+                            (lambda: setattr(stepper.slider, "value", 1), 1)]:
+        stepper.play.playing = True
+        press()
+        assert not stepper.play.playing and stepper.step == stepper.play.value == expected
 
 
 def test_stepper_without_dot_shows_the_source(no_dot: None) -> None:

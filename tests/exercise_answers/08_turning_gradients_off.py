@@ -10,15 +10,6 @@ SGD = """
         {body}
         """
 
-HEAD = """
-        def encode(encoder, inputs):
-            {encode}
-
-
-        def head_loss(head, features, targets):
-            {loss}
-        """
-
 CASES = [
     # nograd-1: which lines record a graph?
     Case("nograd-1", "enable_grad() inside no_grad() taken for nothing", RECORDED.format(r3=False, r4=False, r7=True),
@@ -118,26 +109,5 @@ CASES = [
                 t = x.detach().clone().requires_grad_()
                 f(t).sum().backward()
             return t.grad
-        """, passes=True),
-
-    # nograd-6: serve with inference_mode(), train on a copy
-    Case("nograd-6", "no_grad() instead of inference_mode()", HEAD.format(encode="""with torch.no_grad():
-                return encoder(inputs)""", loss="return ((head(features.clone()) - targets) ** 2).mean()"),
-         hint="no_grad() gives a normal tensor"),
-    Case("nograd-6", "trains on the inference tensor itself", HEAD.format(encode="""with torch.inference_mode():
-                return encoder(inputs)""", loss="return ((head(features) - targets) ** 2).mean()"),
-         hint="use a .clone() of it", report="Inference tensors cannot be saved for backward"),
-    Case("nograd-6", "computes the loss under no_grad()", HEAD.format(encode="""with torch.inference_mode():
-                return encoder(inputs)""", loss="""with torch.no_grad():
-                return ((head(features.clone()) - targets) ** 2).mean()"""),
-         hint="the loss must be recorded"),
-    Case("nograd-6", "right, with the decorator and mse_loss", """
-        @torch.inference_mode()
-        def encode(encoder, inputs):
-            return encoder(inputs)
-
-
-        def head_loss(head, features, targets):
-            return torch.nn.functional.mse_loss(head(features.clone()), targets)
         """, passes=True),
 ]

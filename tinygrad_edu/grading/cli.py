@@ -19,6 +19,7 @@ examples:
   tinygrad-edu release --check              exit 1 if exercises/ is not what release would write
   tinygrad-edu grade submissions/ --csv grades.csv --json grades.json
   tinygrad-edu grade alice.ipynb bob.ipynb --timeout 10 --save graded/
+  tinygrad-edu grade class/ --jobs 2 --memory 2048 --submission-timeout 300 --csv grades.csv
 """
 
 
@@ -57,6 +58,14 @@ def _parser() -> argparse.ArgumentParser:
                        help="save each executed, graded notebook in DIR (as NAME.graded.ipynb), to give feedback")
     grade.add_argument("--jobs", type=int, default=1, metavar="N",
                        help="grade N submissions at a time, each in its own kernel (default: 1)")
+    grade.add_argument("--submission-timeout", type=float, default=600, metavar="SECONDS",
+                       help="seconds one submission may take in all, after which its remaining cells do not run "
+                            "(default: 600)")
+    grade.add_argument("--memory", type=int, default=4096, metavar="MB",
+                       help="address space each kernel may use, in MB (default: 4096)")
+    grade.add_argument("--sandbox", choices=("auto", "sealed", "basic"), default="auto",
+                       help="how kernels are sealed off: 'sealed' (Linux namespaces), 'basic' (a private folder), "
+                            "or 'auto': sealed where this machine allows it (default). See README, Grading")
     grade.add_argument("--quiet", action="store_true", help="do not print progress, only the table")
     return parser
 
@@ -91,9 +100,10 @@ def _grade(args: argparse.Namespace) -> int:
               "pip install -e '.[dev]')", file=sys.stderr)
         return 2
     from . import notebook
-    from .grade import collect, grade_all
+    from .grade import collect, grade_all, write_file
     from .release import solution_paths
     from .report import table, to_csv, to_json
+    from .sandbox import Limits, SandboxUnavailable, detect
 
     if not args.source.is_dir():
         print(f"tinygrad-edu grade: no folder of solution notebooks at {args.source} (use --source)", file=sys.stderr)
@@ -104,18 +114,30 @@ def _grade(args: argparse.Namespace) -> int:
     except notebook.FormatError as error:
         print(f"tinygrad-edu grade: {error}", file=sys.stderr)
         return 2
-    if args.timeout <= 0 or args.jobs < 1:
-        print("tinygrad-edu grade: --timeout must be a positive number of seconds, --jobs at least 1",
-              file=sys.stderr)
+    if args.timeout <= 0 or args.submission_timeout <= 0 or args.jobs < 1 or args.memory < 256:
+        print("tinygrad-edu grade: --timeout and --submission-timeout must be positive numbers of seconds, --jobs "
+              "at least 1, --memory at least 256 (MB)", file=sys.stderr)
         return 2
     try:
-        if not collect(args.submissions):
+        found = collect(args.submissions)
+        if not found:
             print("tinygrad-edu grade: no .ipynb files found in " + ", ".join(map(str, args.submissions)),
                   file=sys.stderr)
             return 2
     except FileNotFoundError as error:
         print(f"tinygrad-edu grade: {error}", file=sys.stderr)
         return 2
+    refused = _refused_outputs(args, [path for path, _ in found])
+    if refused:
+        print(f"tinygrad-edu grade: {refused}", file=sys.stderr)
+        return 2
+    try:
+        isolation = detect(args.sandbox)
+    except SandboxUnavailable as error:
+        print(f"tinygrad-edu grade: {error}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(f"grading {len(found)} notebook(s), {isolation.describe()}", file=sys.stderr)
 
     def progress(result: object) -> None:
         if not args.quiet:
@@ -123,14 +145,49 @@ def _grade(args: argparse.Namespace) -> int:
             verdict = "not graded" if r.error else f"{r.points:g}/{r.max_points:g} points"
             print(f"graded {r.path}: {verdict} ({r.seconds:.1f} s)", file=sys.stderr)
 
-    results = grade_all(args.submissions, args.source, args.timeout, args.save, progress, args.jobs)
+    limits = Limits(memory_mb=args.memory, cell_seconds=args.timeout, submission_seconds=args.submission_timeout)
+    outputs = [p for p in (args.csv, args.json) if p is not None]
+    try:
+        results = grade_all(args.submissions, args.source, args.timeout, args.save, progress, args.jobs, limits,
+                            isolation, outputs)
+    except SandboxUnavailable as error:
+        print(f"tinygrad-edu grade: {error}", file=sys.stderr)
+        return 2
     colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
     print(table(results, colour=colour), end="")
+    # Written now that every kernel, and every process it started, is gone: nothing rewrites them after us.
     if args.csv:
-        args.csv.write_text(to_csv(results), encoding="utf-8")
+        write_file(args.csv, to_csv(results))
     if args.json:
-        args.json.write_text(to_json(results), encoding="utf-8")
+        write_file(args.json, to_json(results, isolation))
     return 0
+
+
+def _refused_outputs(args: argparse.Namespace, submissions: list[Path]) -> str | None:
+    """Why an output path cannot be used, if it cannot: the grader overwrites only files it wrote itself."""
+    from .grade import is_graded_notebook
+    from .report import is_ours
+
+    inputs = {p.resolve() for p in submissions}
+    source = args.source.resolve()
+    for option, path in (("--csv", args.csv), ("--json", args.json), ("--save", args.save)):
+        if path is None:
+            continue
+        resolved = path.resolve()
+        if resolved == source or source in resolved.parents:
+            return f"{option} {path} is inside the solutions folder {args.source}: write grading outputs elsewhere"
+        if resolved in inputs:
+            return f"{option} {path} is one of the submissions: it would be overwritten"
+        if option == "--save":
+            if path.exists() and not path.is_dir():
+                return f"--save {path} is a file, not a folder"
+            continue
+        if path.is_dir() or (os.path.lexists(path) and (path.is_symlink() or not is_ours(path, option[2:]))):
+            return (f"{option} {path} exists and was not written by tinygrad-edu grade: choose another path, or "
+                    "move that file away")
+        if path.suffix == ".ipynb" and is_graded_notebook(path):
+            return f"{option} {path} is a graded notebook"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -231,8 +231,6 @@ def _after_cell(result: Any) -> None:
         source = result.info.raw_cell if result.info is not None else ""
         if not source or _CHECK_CELL.match(source):
             return
-        if PLACEHOLDER_COMMENT in source:
-            watch["released"] = True
         error = result.error_before_exec or result.error_in_exec
         defined = _defined_names(source)
         ran = defined
@@ -254,12 +252,12 @@ def _watch_cells() -> None:
     shell = _shell()
     if shell is None or hasattr(shell, _WATCH):
         return
-    setattr(shell, _WATCH, {"errors": {}, "released": False})
+    setattr(shell, _WATCH, {"errors": {}})
     shell.events.register("post_run_cell", _after_cell)
 
 
 def _watched() -> dict:
-    return getattr(_shell(), _WATCH, None) or {"errors": {}, "released": False}
+    return getattr(_shell(), _WATCH, None) or {"errors": {}}
 
 
 _watch_cells()
@@ -424,9 +422,6 @@ class Exercise:
         raise ExerciseFailed(self.grade_id, self.points, details) from None
 
     def _undefined(self, name: str) -> str:
-        if not _watched()["released"]:  # no answer cell of a released notebook ran here: the wording of before
-            return (f"`{name}` is not defined. Run the cells above this one, your answer cell included (replace "
-                    "`raise NotImplementedError()` with your answer), then run this cell again.")
         return (f"`{name}` is not defined. Write your answer in the answer cell above (where it says "
                 f"`{PLACEHOLDER_COMMENT}`) and run it, and the cells above it, then run this cell again.")
 

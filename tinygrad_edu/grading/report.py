@@ -15,10 +15,15 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from ._style import paint
 from .exercise import format_points
 from .grade import SubmissionResult
+
+CSV_HEADER = ["submission", "notebook", "exercise", "points", "max_points", "status", "edited", "deleted", "note"]
+GENERATOR = "tinygrad-edu grade"
 
 SYMBOLS = {"failed": "✘", "not attempted": "·", "error": "!", "timeout": "T", "not run": "-"}
 LEGEND = "✘ failed   · not attempted   ! error in the check   T timed out   - not run"
@@ -68,8 +73,7 @@ def to_csv(results: Sequence[SubmissionResult]) -> str:
     """One row per submission and exercise, then a ``total`` row per submission (for spreadsheets)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["submission", "notebook", "exercise", "points", "max_points", "status", "edited", "deleted",
-                     "note"])
+    writer.writerow(CSV_HEADER)
     for r in results:
         for e in r.exercises:
             writer.writerow([r.path, r.notebook or "", e.grade_id, format_points(e.points),
@@ -79,12 +83,28 @@ def to_csv(results: Sequence[SubmissionResult]) -> str:
     return buffer.getvalue()
 
 
-def to_json(results: Sequence[SubmissionResult]) -> str:
-    """Everything the grader knows, per submission: points, statuses, failure reports, notes, written answers."""
-    data = {"submissions": [{
+def to_json(results: Sequence[SubmissionResult], isolation: Any = None) -> str:
+    """Everything the grader knows, per submission: points, statuses, failure reports, notes, written answers;
+    and how the kernels were sealed off (``isolation``, a ``sandbox.Isolation``)."""
+    data = {"generator": GENERATOR, "isolation": isolation.as_dict() if isolation is not None else None,
+            "submissions": [{
         "submission": r.path, "notebook": r.notebook, "points": r.points, "max_points": r.max_points,
         "error": r.error, "notes": r.notes, "seconds": round(r.seconds, 2), "written_answers": r.written,
+        "file_name_says": r.file_name_says, "saved": r.saved,
         "exercises": [{"exercise": e.grade_id, "points": e.points, "max_points": e.max_points, "status": e.status,
                        "edited": e.edited, "deleted": e.deleted, "report": e.report} for e in r.exercises],
     } for r in results]}
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def is_ours(path: Path, kind: str) -> bool:
+    """Is the file at ``path`` a ``kind`` ("csv" or "json") output of an earlier grading run (so it may be
+    replaced)? Anything else is never overwritten."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            if kind == "csv":
+                return next(csv.reader([f.readline()]), None) == CSV_HEADER
+            data = json.load(f)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("generator") == GENERATOR and isinstance(data.get("submissions"), list)

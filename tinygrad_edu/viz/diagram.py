@@ -37,16 +37,29 @@ SAVED = "orange"  # tensors saved for backward
 NO_GRAD = "gray92"  # tensors that need no gradient (requires_grad=False)
 
 
+#: What a diagram shows itself as. JupyterLab draws SVG only in a trusted notebook, and a notebook cloned or
+#: downloaded is not trusted until someone runs it or trusts it (``jupyter trust``): it would show the text line
+#: instead. A PNG of the same drawing is shown either way; SVG, sharper, wherever the notebook is trusted.
+FORMATS = ("image/svg+xml", "image/png")
+
+
 class Diagram(graphviz.Digraph):
-    """A ``graphviz.Digraph`` that displays as SVG, or, without Graphviz's ``dot``, as an install hint + DOT text."""
+    """A ``graphviz.Digraph`` that displays as SVG and PNG, or, without Graphviz's ``dot``, as an install hint + DOT
+    text."""
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kwargs: Any) -> dict[str, Any]:
-        try:
-            return super()._repr_mimebundle_(include, exclude, **kwargs)
-        except graphviz.ExecutableNotFound:
-            return self._as_text(INSTALL_HINT)
-        except graphviz.CalledProcessError as error:  # dot is there but refused the graph: say why, show the DOT
-            return self._as_text(f"Graphviz's dot could not draw this diagram: {_stderr(error)}")
+        bundle: dict[str, Any] = {}
+        for mimetype in FORMATS if include is None else include:
+            try:
+                bundle.update(super()._repr_mimebundle_([mimetype], exclude, **kwargs))
+            except graphviz.ExecutableNotFound:
+                return self._as_text(INSTALL_HINT)
+            except graphviz.CalledProcessError as error:
+                if mimetype == "image/png" and bundle:  # a Graphviz built without PNG output: the SVG alone
+                    continue
+                # dot is there but refused the graph: say why, show the DOT
+                return self._as_text(f"Graphviz's dot could not draw this diagram: {_stderr(error)}")
+        return bundle
 
     def __repr__(self) -> str:  # (the default would show an address, which changes from run to run)
         edges = sum(" -> " in line for line in self.body)
@@ -59,7 +72,7 @@ class Diagram(graphviz.Digraph):
     def html(self) -> str:
         """An HTML fragment showing the diagram: an ``<svg>`` element (without the XML prolog, doctype and
         Graphviz's version comment), or the install hint and DOT text when ``dot`` is missing."""
-        bundle = self._repr_mimebundle_()
+        bundle = self._repr_mimebundle_(include=["image/svg+xml"])
         svg = bundle.get("image/svg+xml")
         return svg[svg.index("<svg"):] if svg else bundle["text/html"]
 

@@ -8,10 +8,12 @@
 Play, Prev and Next (or the slider) move between step 0 (before backward) and the last step; each frame is
 drawn by :class:`~tinygrad_edu.viz.steps.BackwardFilm` from a recording of the real backward pass.
 
+Play stops at the last step; Prev, Next or a move of the slider stop it where the learner put it.
+
 Without a live kernel (a notebook opened from disk, rendered on GitHub or by nbconvert) the widget cannot
-run, so its output also carries a plain SVG picture of the frame shown when it was displayed: frontends that
-do not render widgets show that. (JupyterLab restores the widget itself from the widget state saved in the
-notebook, once a kernel is connected.)
+run, so its output also carries a picture of the frame shown when it was displayed, as SVG and PNG: frontends
+that do not render widgets show that, and so does JupyterLab in a notebook it does not trust. (In a trusted
+notebook JupyterLab restores the widget itself from the widget state saved in the notebook.)
 """
 
 from __future__ import annotations
@@ -49,10 +51,10 @@ class BackwardStepper(widgets.VBox):
         self.prev_button = widgets.Button(description="◀ Prev", tooltip="the step before")
         self.next_button = widgets.Button(description="Next ▶", tooltip="the next step")
         self.view = widgets.HTML()
-        widgets.link((self.play, "value"), (self.slider, "value"))
+        self.play.observe(self._on_play, names="value")
+        self.slider.observe(self._on_slider, names="value")
         self.prev_button.on_click(lambda _: self._move(-1))
         self.next_button.on_click(lambda _: self._move(+1))
-        self.slider.observe(lambda _: self._show(), names="value")
         super().__init__([widgets.HBox([self.play, self.prev_button, self.next_button, self.slider]), self.view])
         self._show()
 
@@ -61,7 +63,25 @@ class BackwardStepper(widgets.VBox):
         """The step shown now (0: before backward)."""
         return self.slider.value
 
+    # Play ticks in the browser: every `interval` ms it adds 1 to its value until a tick finds it at the end. Left
+    # to itself, it would still be playing during the last interval, and a Prev pressed then would be undone by
+    # that tick. So Play stops as soon as it shows the last step, and any move of the learner's stops it too.
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        """A tick of Play: show its step; at the last one, stop."""
+        self.slider.value = change["new"]
+        if change["new"] >= self.slider.max:
+            self.play.playing = False
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        """The slider moved: by Play (the values agree), or by the learner, which stops Play there."""
+        if change["new"] != self.play.value:
+            self.play.playing = False
+            self.play.value = change["new"]  # (Play starts from here next time)
+        self._show()
+
     def _move(self, delta: int) -> None:
+        self.play.playing = False
         self.slider.value = min(max(self.slider.value + delta, 0), self.slider.max)
 
     def _show(self) -> None:
@@ -76,8 +96,11 @@ class BackwardStepper(widgets.VBox):
         bundle["text/plain"] = (f"BackwardStepper: {len(self.film)} steps of backward, showing step {self.step} "
                                 "(run the notebook to step through them)")
         picture = self.film.html(self.step)
-        if picture.startswith("<svg"):
+        if picture.startswith("<svg"):  # as SVG, and as PNG for an untrusted notebook (see viz.diagram.FORMATS)
             bundle["image/svg+xml"] = picture
+            png = self.film.diagram(self.step)._repr_mimebundle_(include=["image/png"]).get("image/png")
+            if png is not None:
+                bundle["image/png"] = png
         else:  # no dot: the install hint and DOT text
             bundle["text/html"] = picture
         return bundle
