@@ -194,3 +194,68 @@ class _nothing:  # noqa: N801
 
     def __exit__(self, *exc: object) -> None:
         pass
+
+
+# -- custom Functions ------------------------------------------------------------------------------------------------
+def test_custom_function_details_as_pytorch() -> None:
+    """A number argument gets no edge; an input that needs no grad receives None in a node hook; materialized
+    zeros for an output that got no gradient; gradcheck and gradgradcheck of a Function with three outputs."""
+    def program(lib: ModuleType) -> Any:
+        class Scale(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, a: Any, k: float, b: Any) -> Any:
+                return a * k + b
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g * 2, None, g
+
+        class Three(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, a: Any, b: Any) -> Any:
+                ctx.save_for_backward(a, b)
+                return a * b, a + b, a - b
+
+            @staticmethod
+            def backward(ctx: Any, g1: Any, g2: Any, g3: Any) -> Any:
+                a, b = ctx.saved_tensors
+                return g1 * b + g2 + g3, g1 * a + g2 - g3
+
+        a, b = lib.ones(2, requires_grad=True), lib.ones(2)
+        y = Scale.apply(a, 2.0, b)
+        seen = []
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append([g is None for g in grad_inputs]))
+        y.sum().backward()
+        edges = [type(n).__name__ if n else None for n, _ in y.grad_fn.next_functions]
+        p = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+        q = lib.tensor([2.0, 0.25], dtype=lib.float64, requires_grad=True)
+        first, _, _ = Three.apply(p, q)
+        first.sum().backward()  # the other two outputs get no gradient: zeros, materialized
+        checks = lib.autograd.gradcheck(Three.apply, (p, q)), lib.autograd.gradgradcheck(Three.apply, (p, q))
+        return edges, seen, a.grad, p.grad, checks
+
+    as_pytorch(program)
+
+
+def test_register_multi_grad_hook_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        a, b = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0, 4.0], requires_grad=True)
+        h = a * b  # an intermediate, too
+        seen = []
+        handle = lib.autograd.graph.register_multi_grad_hook(
+            (a, b, h), lambda grads: seen.append([None if g is None else g.tolist() for g in grads]))
+        (a * 2).sum().backward()  # only a is reached
+        (h * h).sum().backward(retain_graph=True)  # all three
+        firsts = []
+        any_handle = lib.autograd.graph.register_multi_grad_hook((a, b), lambda g: firsts.append(g.tolist()),
+                                                                 mode="any")
+        (a * b * 5).sum().backward()
+        handle.remove()
+        any_handle.remove()
+        (a * b).sum().backward()
+        return seen, firsts
+
+    as_pytorch(program)
+    raises(lambda lib: lib.autograd.graph.register_multi_grad_hook((lib.ones(1, requires_grad=True),), print,
+                                                                   mode="some"),
+           ValueError, "Expects mode to be one of ('all', 'any') but got some")
