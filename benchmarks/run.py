@@ -20,6 +20,7 @@ import numpy as np
 from .common import Result, optional
 from .jacobians import jacobian_table, run_jacobians
 from .memory import measure_growth
+from .million import run_million_chain
 from .mlp import run_mlp
 from .per_op import BARE, run_long_chain, run_per_op
 from .redraw import redraw_table, run_redraw
@@ -34,6 +35,7 @@ PER_OP_VS_HIPS = 1.0  # per op on 3-element tensors: no slower than HIPS autogra
 SECOND_VS_HIPS = 1.0  # grad of grad on (1000,): no slower than HIPS autograd
 MLP_VS_TORCH = 1.0  # the MLP step: no slower than torch on one thread
 CHAIN_VS_TORCH = 2.5  # the 100,000-op chain: within 2.5x torch
+MILLION_VS_TORCH = 10.0  # the 1,000,000-op chain: within 10x torch (and it finishes)
 # What a learner steps through on the traced program (benchmarks/traced.py): (lines, files) at most.
 TRACED_LIMITS = {"backward": (150, 4), "forward": (120, 4)}
 
@@ -117,6 +119,7 @@ def targets_table(results: list[Result], growth: dict | None, traced: list | Non
         _reference(results, "b2.", "torch", "tiny MLP step (the libraries' own work, no BLAS to speak of)"),
         _target(results, "c.", "torch", CHAIN_VS_TORCH, "long chain within 2.5× torch"),
         _reference(results, "c.", "HIPS autograd", "long chain"),
+        _target(results, "i.", "torch", MILLION_VS_TORCH, "1,000,000-op chain within 10× torch"),
     ]
     lines = ["| target | measured | met |", "| --- | ---: | :---: |", *(r for r in rows if r is not None)]
     chain = _find(results, "c.", "tinygrad_edu")
@@ -161,7 +164,7 @@ def environment() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and few repeats: a smoke run")
-    parser.add_argument("--cases", default="abcdefgh", help="which cases to run, e.g. 'ab' (default: abcdefgh)")
+    parser.add_argument("--cases", default="abcdefghi", help="which cases to run, e.g. 'ab' (default: abcdefghi)")
     parser.add_argument("--output", type=Path, default=None,
                         help=f"where to write the markdown (default: {RESULTS.name} for a full run, none for --quick)")
     args = parser.parse_args(argv)
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[Result] = []
     growth = None
     for case, run in [("a", run_per_op), ("b", run_mlp), ("c", run_long_chain), ("f", run_second_order),
-                      ("h", run_jacobians)]:
+                      ("h", run_jacobians), ("i", run_million_chain)]:
         if case in args.cases:
             print(f"running case {case} ...", file=sys.stderr, flush=True)
             results += run(args.quick)

@@ -93,3 +93,8 @@ def test_redraw_case_times_two_ways_to_the_same_picture() -> None:
 def test_the_timed_jacobians_are_the_jacobian() -> None:
     """jacfwd and jacrev of the timed function give the Jacobian written by hand with numpy."""
     jacobians.check()
+def test_the_million_op_chain_case_runs_and_reports_memory(capsys: pytest.CaptureFixture[str]) -> None:
+    """Case i in a quick run (20,000 ops): each library in a fresh process, its peak memory in the notes."""
+    assert run.main(["--quick", "--cases", "i"]) == 0
+    text = capsys.readouterr().out
+    assert "| i. 20,000-op chain" in text and "peak memory" in text and "within 10× torch" in text

@@ -128,6 +128,8 @@ def check_grad_assignment(t: Any, value: Any, tensor: type) -> None:
     """``x.grad = value`` by hand: a tensor of x's dtype and shape."""
     if not isinstance(value, tensor):
         raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+    if value is t:
+        raise RuntimeError("can't assign Variable as its own grad")
     if value._array.dtype != t._array.dtype:
         raise RuntimeError(M.GRAD_ASSIGN_DTYPE.format(M.CPP_TYPE_NAMES[value._array.dtype.name],
                                                       M.legacy_name(t).removesuffix("Tensor")))
@@ -216,10 +218,28 @@ def learner_grads(node: Any, result: tuple, tensor: type) -> list:
 def check_dirty(t: Any) -> None:
     """An input a Function changed in place may take on its node only if autograd could have recorded the
     change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds)."""
-    if t.grad_fn is None and t._requires_grad:
-        raise RuntimeError(M.LEAF_DIRTY)
+    if t.grad_fn is None and (t._requires_grad or (t._base is not None and t._base._requires_grad)):
+        raise RuntimeError(M.LEAF_DIRTY)  # (a view with no history of its own, made in forward: a leaf too)
     if t._base is not None:
-        raise RuntimeError(M.VIEW_DIRTY)
+        check_view_inplace(t)
+
+
+def check_view_inplace(t: Any) -> None:
+    """PyTorch's refusals of an in-place change to a view that autograd would record: a view made in no_grad or
+    inference mode (was the change meant to be recorded?), one of several views an op returned (``unbind``,
+    ``split``: their node cannot be rewritten), a view whose maker forbids it (``nn`` hooks), a view of a leaf."""
+    made = t._view_made
+    if made == "inference":
+        raise RuntimeError(M.VIEW_MADE_IN_INFERENCE)
+    if made == "no_grad":
+        raise RuntimeError(M.VIEW_MADE_IN.format("no_grad"))
+    if made is not None:
+        raise RuntimeError(M.VIEW_OF_MULTI_OUTPUT.format(*made))
+    refusal = getattr(t, "_inplace_error", None)
+    if refusal is not None:
+        raise RuntimeError(refusal)
+    if t._base.grad_fn is None and t._base._requires_grad:
+        raise RuntimeError(M.VIEW_OF_LEAF_INPLACE)
 
 
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtype
 from ._device import on_cpu
+from .core.function import Function
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 
@@ -310,29 +311,78 @@ def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_g
 _WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
 
 
-def rand(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
-         device: Any = None) -> Tensor:
-    """Uniform random numbers in [0, 1)."""
+def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
+         requires_grad: bool = False, device: Any = None) -> Tensor:
+    """Uniform random numbers in [0, 1). (The shape as ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``.)"""
     on_cpu(device)
     rng = (generator or default_generator).rng
-    return _finish(rng.random(_size(size)).astype(_np_dtype(dtype)), requires_grad)
+    return _finish(rng.random(_size(sizes if size is None else (size,))).astype(_np_dtype(dtype)), requires_grad)
 
 
-def randn(*size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False,
-          device: Any = None) -> Tensor:
-    """Standard normal random numbers (mean 0, standard deviation 1)."""
+def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
+          requires_grad: bool = False, device: Any = None) -> Tensor:
+    """Standard normal random numbers (mean 0, standard deviation 1); the shape given as for :func:`rand`."""
     on_cpu(device)
     rng = (generator or default_generator).rng
-    return _finish(rng.standard_normal(_size(size)).astype(_np_dtype(dtype)), requires_grad)
+    return _finish(rng.standard_normal(_size(sizes if size is None else (size,))).astype(_np_dtype(dtype)),
+                   requires_grad)
 
 
-def randint(low: int, high: int | None = None, size: Sequence[int] = (), generator: Generator | None = None,
+def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
+    """Random integers in [low, high): ``randint(low, high, size)``, or ``randint(high, size)`` from 0."""
     on_cpu(device)
+    if isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
     rng = (generator or default_generator).rng
     return _wrap(rng.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)))
+
+
+def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
+           dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
+    """Normal random numbers of mean ``mean`` and standard deviation ``std``: numbers with a ``size``, or tensors
+    (one draw per element, their shapes broadcast). With tensors that require grad, ``mean + std * noise``: the
+    gradient reaches mean (1) and std (the noise)."""
+    on_cpu(device)
+    rng = (generator or default_generator).rng
+    if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments: give a size with number mean and "
+                            "std, or a tensor mean or std")
+        return _finish((mean + std * rng.standard_normal(_size(tuple(size)))).astype(_np_dtype(dtype)), requires_grad)
+    shape = np.broadcast_shapes(*[t._array.shape for t in (mean, std) if isinstance(t, Tensor)])
+    like = mean if isinstance(mean, Tensor) else std
+    noise = rng.standard_normal(shape).astype(like._array.dtype)
+    return _NORMAL[isinstance(mean, Tensor), isinstance(std, Tensor)].apply(mean, std, noise)
+
+
+class _Normal(Function):
+    """``normal(mean, std)`` with tensors: ``mean + std * noise``; PyTorch gives mean and std no gradient (zeros)."""
+
+    node_name = "NormalBackward1"  # (mean a tensor, std a number)
+
+    @staticmethod
+    def forward(ctx: Any, mean: Any, std: Any, noise: np.ndarray) -> np.ndarray:
+        values = [v._array if isinstance(v, Tensor) else v for v in (mean, std)]
+        ctx.shapes = [v.shape if isinstance(v, np.ndarray) else None for v in values]
+        return (values[0] + values[1] * noise).astype(noise.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        return (*[None if s is None else _wrap(np.zeros(s, grad._array.dtype)) for s in ctx.shapes], None)
+
+
+class _NormalStd(_Normal):
+    node_name = "NormalBackward2"  # (mean a number, std a tensor)
+
+
+class _NormalBoth(_Normal):
+    node_name = "NormalBackward3"
+
+
+_NORMAL = {(True, False): _Normal, (False, True): _NormalStd, (True, True): _NormalBoth}
 
 
 def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:

@@ -3,11 +3,17 @@ in the core's tensor.py, makes them) or the op."""
 
 from __future__ import annotations
 
+import builtins
+import warnings
 from typing import Any
 
 import numpy as np
 
+from . import _dtype
 from ._creation import _finish, _np_dtype
+from ._creation import normal as _creation_normal
+from .core import grad_mode as _grad_mode
+from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 from .core.tensor import function as _method
 from .ops import elementwise, linalg, reduce, selection, shape
@@ -157,3 +163,92 @@ lgamma, digamma = _method("lgamma"), _method("digamma")
 def polygamma(n: int, input: Tensor) -> Tensor:
     """``tinygrad_edu.polygamma(n, x)``: the n-th derivative of digamma (n = 0: digamma itself)."""
     return input.polygamma(n)
+
+
+# inference mode's mark on a tensor
+__all__ += ["is_inference"]
+is_inference = _method("is_inference")
+
+
+# bitwise logic, membership, reductions into places
+__all__ += ["bitwise_and", "bitwise_or", "bitwise_xor", "isin", "normal", "scatter_reduce"]
+bitwise_and, bitwise_or, bitwise_xor = _method("bitwise_and"), _method("bitwise_or"), _method("bitwise_xor")
+scatter_reduce = _method("scatter_reduce")
+normal = _creation_normal
+
+
+def isin(elements: Any, test_elements: Any, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Whether each element of ``elements`` is one of ``test_elements`` (tensors or numbers); no gradient."""
+    values = [t._array if isinstance(t, Tensor) else np.asarray(t) for t in (elements, test_elements)]
+    return _wrap(np.isin(values[0], values[1], invert=invert))
+
+
+# PyTorch's legacy constructors: torch.FloatTensor([1, 2]) (data), torch.FloatTensor(2, 3) (a shape, values
+# "uninitialised": zeros here), torch.FloatTensor() (empty). isinstance(x, torch.FloatTensor) asks x's dtype.
+class _LegacyMeta(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj._array.dtype == cls._np
+
+    def __call__(cls, *args: Any, device: Any = None) -> Tensor:
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0]._array.dtype != cls._np:
+                raise TypeError(f"expected {cls.__name__} (got {args[0].type()})")
+            return args[0].detach()
+        if args and builtins.all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+            return _wrap(np.zeros(tuple(int(a) for a in args), dtype=cls._np))
+        if len(args) == 1:
+            return _wrap(np.asarray(args[0], dtype=cls._np))
+        if not args:
+            return _wrap(np.zeros((0,), dtype=cls._np))
+        raise TypeError(f"new() received an invalid combination of arguments - got {args!r}")
+
+
+def _legacy(name: str, np_dtype: Any) -> type:
+    return _LegacyMeta(name, (), {"_np": np.dtype(np_dtype), "__module__": "tinygrad_edu"})
+
+
+FloatTensor, DoubleTensor, HalfTensor = _legacy("FloatTensor", np.float32), _legacy("DoubleTensor", np.float64), \
+    _legacy("HalfTensor", np.float16)
+LongTensor, IntTensor, ShortTensor = _legacy("LongTensor", np.int64), _legacy("IntTensor", np.int32), \
+    _legacy("ShortTensor", np.int16)
+ByteTensor, CharTensor, BoolTensor = _legacy("ByteTensor", np.uint8), _legacy("CharTensor", np.int8), \
+    _legacy("BoolTensor", np.bool_)
+__all__ += ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
+            "LongTensor", "ShortTensor"]
+
+
+# ``out=``: the result written into a tensor the caller gives (and returned), as PyTorch's function forms allow.
+def _with_out(fn: Any) -> Any:
+    def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        if out is None:
+            return fn(*args, **kwargs)
+        tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)] + \
+            [t for a in args if isinstance(a, (list, tuple)) for t in a if isinstance(t, Tensor)]
+        if _grad_mode.GradMode.enabled and builtins.any(t._requires_grad for t in tensors):
+            raise RuntimeError(f"{fn.__name__}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        result = fn(*args, **kwargs)._array
+        if not np.can_cast(result.dtype, out._array.dtype, "same_kind"):
+            names = [_dtype.LEGACY_NAMES[_dtype.from_numpy(a.dtype)].removesuffix("Tensor")
+                     for a in (result, out._array)]
+            raise RuntimeError(f"result type {names[0]} can't be cast to the desired output type {names[1]}")
+        if out._array.shape != result.shape:  # resized (PyTorch warns when it had elements)
+            if out._array.size:
+                warnings.warn(f"An output with one or more elements was resized since it had shape "
+                              f"{list(out._array.shape)}, which does not match the required output shape "
+                              f"{list(result.shape)}. This behavior is deprecated, and in a future PyTorch release "
+                              "outputs will not be resized unless they have zero elements. You can explicitly reuse "
+                              "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                              UserWarning, stacklevel=2)
+            out._array = np.empty(result.shape, dtype=out._array.dtype)
+        np.copyto(out._array, result, casting="unsafe")
+        out._version_counter[0] += 1
+        return out
+
+    with_out.__name__, with_out.__qualname__, with_out.__doc__ = fn.__name__, fn.__name__, fn.__doc__
+    return with_out
+
+
+add, sub, mul, div, pow, matmul, mm = (_with_out(f) for f in (add, sub, mul, div, pow, matmul, mm))
+exp, log, sqrt, sin, cos, cat, stack = (_with_out(f) for f in (exp, log, sqrt, sin, cos, cat, stack))
+# (not tanh: the course's traced program calls it, and reads only the core; torch.tanh(x, out=y) is refused)

@@ -94,5 +94,7 @@ def post_accumulate_hooks(variable: Any) -> None:
     """A leaf's ``register_post_accumulate_grad_hook`` hooks, once its ``.grad`` is complete; they return nothing."""
     for hook in list(variable._post_accumulate_hooks):
         returned = hook(variable)
-        if returned is not None:
+        if hasattr(returned, "_version_counter"):  # a tensor
+            raise RuntimeError(M.POST_ACCUMULATE_RETURNED)
+        if returned is not None:  # anything else: PyTorch's message when it expected a tensor
             raise TypeError(M.HOOK_RETURNED.format(M.typename(returned)))

@@ -77,6 +77,7 @@ HOOK_RETURNED_TUPLE = "expected tuple, but hook returned '{}'"
 HOOK_DTYPE = "hook '{}' has changed the type of value (was tinygrad_edu.{} got tinygrad_edu.{})"
 HOOK_SIZE = "hook '{}' has changed the size of value"
 HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
+POST_ACCUMULATE_RETURNED = "Tensor post accumulate grad hooks should return None."
 HOOK_NONE_REPLACED = "can't replace a None gradient with a non-None value"
 
 # -- custom Functions --------------------------------------------------------------------------------------------
@@ -90,8 +91,27 @@ INVALID_GRAD = "Function {} returned an invalid gradient at index {} - got [{}] 
 DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
                       "inputs that are modified inplace must all be outputs of the Function.")
 LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
-VIEW_DIRTY = ("tinygrad_edu does not record in-place changes of views in custom Functions; clone() the view before "
-              "passing it in.")
+
+# -- in place on views (ops/views.py) ------------------------------------------------------------------------------
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_MADE_IN = (
+    "A view was created in {0} mode and is being modified inplace with grad mode enabled. Given that this use case "
+    "is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+    "inplace either both inside the {0} block (if you don't want the inplace to be tracked) or both outside (if you "
+    "want the inplace to be tracked)."
+)
+VIEW_MADE_IN_INFERENCE = (
+    "A view was created in inference mode and is being modified inplace in normal mode. Given that this use case is "
+    "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace "
+    "either both inside the inference_mode block (if you don't want the inplace to be tracked) or both outside (if "
+    "you want the inplace to be tracked)."
+)
+VIEW_OF_MULTI_OUTPUT = (
+    "Output {1} of {0} is a view and is being modified inplace. This view is the output of a function that returns "
+    "multiple views. Such functions do not allow the output views to be modified inplace. You should replace the "
+    "inplace operation by an out-of-place one."
+)
 
 # -- forward mode (forward_ad) ----------------------------------------------------------------------------------
 NESTED_FORWARD_AD = "Nested forward mode AD is not supported at the moment"

@@ -23,6 +23,7 @@ from ._printing import Size
 from .core import derivatives as _derivatives
 from .core import tensor as _core
 from .core.function import InferenceCounter, Tensors, wrap
+from .core.grad_mode import GradMode
 from .ops import elementwise as ew
 from .ops import inplace, linalg, reduce, selection, shape
 from .ops.inplace import inplace_method
@@ -145,8 +146,9 @@ class Tensor(_core.Tensor):
         return self._array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The numbers as a numpy array that shares memory with this tensor."""
-        if self._requires_grad and not force:
+        """The numbers as a numpy array that shares memory with this tensor (refused for a tensor that requires
+        grad while grad mode is on: a Function's forward, which runs with it off, may call it)."""
+        if self._requires_grad and GradMode.enabled and not force:
             raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
         return self._array
 
@@ -483,6 +485,16 @@ class Tensor(_core.Tensor):
     gather, index_select, take = selection.gather, selection.index_select, selection.take
     scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
     index_add, index_fill = selection.index_add, selection.index_fill
+    scatter_reduce = selection.scatter_reduce
+
+    # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
+    def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
+        rng = (generator or _creation.default_generator).rng
+        return inplace.inplace(self, inplace.Uniform.apply, rng.uniform(from_, to, self.shape))
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
+        rng = (generator or _creation.default_generator).rng
+        return inplace.inplace(self, inplace.Normal.apply, rng.normal(mean, std, self.shape))
 
     # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
     eq, ne, lt, le = _compare(operator.eq), _compare(operator.ne), _compare(operator.lt), _compare(operator.le)
@@ -498,6 +510,11 @@ class Tensor(_core.Tensor):
 
     def __or__(self, other: Any) -> Tensor:
         return selection.compare(operator.or_, self, other)
+
+    def __xor__(self, other: Any) -> Tensor:
+        return selection.compare(operator.xor, self, other)
+
+    bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
 
     def __invert__(self) -> Tensor:
         return wrap(~self._array)

@@ -15,6 +15,7 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .variable import Variable
 
 __all__ = [
     "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly",

@@ -3,13 +3,16 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
 from .._messages import type_description
+from ..core import engine as core_engine
 from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
+from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
 
 # These nodes are C++ classes in PyTorch: name() gives the C++ name (torch::autograd::AccumulateGrad), ours here.
@@ -19,7 +22,8 @@ CopyBackwards.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
 __all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",
-           "PackedSavedTensor", "SavedTensor", "gradient_edge", "saved_tensors_hooks", "type_description"]
+           "PackedSavedTensor", "SavedTensor", "gradient_edge", "register_multi_grad_hook", "save_on_cpu",
+           "saved_tensors_hooks", "type_description"]
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.saved_tensors_hooks)
@@ -50,11 +54,24 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
         SAVED_TENSOR_HOOKS.pop()
 
 
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
+    """PyTorch's way to keep a graph's saved tensors in CPU memory while the model runs on a GPU: each is packed
+    as a copy in CPU memory and brought back at backward. Everything is on the CPU here, so each saved tensor is
+    kept as a copy, as PyTorch's is (``pin_memory`` and ``device_type`` change nothing)."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        super().__init__(lambda t: _wrap(t._array.copy()), lambda packed: packed)
+
+
 class PackedSavedTensor(SavedTensor):
     """A tensor saved inside a ``saved_tensors_hooks`` block: kept as what the pack hook made of it. (No version
-    check: the graph trusts the hooks, as PyTorch does.)"""
+    check: the graph trusts the hooks, as PyTorch does.)
 
-    __slots__ = ("packed", "unpack_hook")
+    Unpacked, it is a new tensor over the unpack hook's numbers with the *saved tensor's* history (its grad_fn, or
+    the leaf's AccumulateGrad), as PyTorch rebuilds it: with create_graph, the gradient flows to what was saved,
+    whatever the hooks computed (a pack hook's ``2 * x`` is a value, not a new path to x)."""
+
+    __slots__ = ("edge", "packed", "unpack_hook")
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         self.unpack_hook = None
@@ -70,7 +87,8 @@ class PackedSavedTensor(SavedTensor):
             self.packed = pack_hook(tensor)
         finally:
             SAVED_TENSOR_HOOKS.extend(hooks)
-        self.unpack_hook = unpack_hook
+        self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, tensor._output_nr
+        self.edge = None if is_output else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
 
     def unpack(self, node: Node) -> Tensor:
         if self.unpack_hook is None:
@@ -78,7 +96,78 @@ class PackedSavedTensor(SavedTensor):
         t = self.unpack_hook(self.packed)
         if not isinstance(t, Tensor):
             raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))
-        return t
+        grad_fn, accumulator, requires_grad = (node, None, True) if self.edge is None else self.edge
+        out = _wrap(t._array, grad_fn, self.output_nr, self.counter)
+        if grad_fn is None and requires_grad:  # a leaf's: gradients reach the saved leaf's .grad
+            out._requires_grad, out._accumulator = True, accumulator
+        return out
 
 
 SavedTensor.packed = PackedSavedTensor
+
+
+class _Handles:
+    """What ``register_multi_grad_hook`` returns: ``remove()`` takes its hooks off every tensor."""
+
+    def __init__(self, handles: list) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def _current_pass() -> tuple[dict, Any]:
+    """The backward pass running now: the engine's dependency counts (every node it will reach) and what its slower
+    path knows (which nodes autograd.grad needs). A hook runs inside ``run_backward``: its frame holds them."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code is not core_engine.run_backward.__code__:
+        frame = frame.f_back
+    if frame is None:
+        raise RuntimeError("register_multi_grad_hook's hooks run only inside a backward pass")
+    return frame.f_locals["deps"], frame.f_locals["slow"]
+
+
+def _will_run(node: Node | None, deps: dict, slow: Any) -> bool:
+    """Whether this pass will run ``node`` (PyTorch's ``_will_engine_execute_node``)."""
+    if node is None or node not in deps:
+        return False
+    return slow is None or slow.needed is None or node in slow.needed or any(node is n for n, _ in slow.capture)
+
+
+def register_multi_grad_hook(tensors: Any, fn: Callable[..., None], *, mode: str = "all") -> _Handles:
+    """Call ``fn`` once per backward pass with the gradients of several tensors.
+
+    ``mode="all"``: ``fn(grads)`` once the gradients of all the tensors this pass reaches are computed, ``grads``
+    one per tensor (None for one the pass does not reach). ``mode="any"``: ``fn(grad)`` with the first of them to be
+    computed, once per pass. Registered as a tensor hook on each tensor; a pass is recognised by the engine's own
+    bookkeeping (``_current_pass``)."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    tensors = tuple(tensors)
+    waiting: dict[int, list] = {}  # a pass's id -> [its dependency counts, the grads so far, how many to wait for]
+    last_any: list = [None]  # mode "any": the pass fn last ran in
+
+    def node_of(t: Tensor) -> Node | None:
+        return t.grad_fn if t.grad_fn is not None else (t._accumulator() if t._accumulator is not None else None)
+
+    def hook(i: int) -> Callable[[Tensor], None]:
+        def inner(grad: Tensor) -> None:
+            deps, slow = _current_pass()
+            if mode == "any":
+                if last_any[0] is not deps:
+                    last_any[0] = deps
+                    fn(grad)
+                return
+            entry = waiting.get(id(deps))
+            if entry is None or entry[0] is not deps:
+                expected = sum(_will_run(node_of(t), deps, slow) for t in tensors)
+                entry = waiting[id(deps)] = [deps, [None] * len(tensors), expected]
+            entry[1][i], entry[2] = grad, entry[2] - 1
+            if entry[2] == 0:
+                del waiting[id(deps)]
+                fn(tuple(entry[1]))
+
+        return inner
+
+    return _Handles([t.register_hook(hook(i)) for i, t in enumerate(tensors)])

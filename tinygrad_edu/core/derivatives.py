@@ -63,7 +63,7 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     grads = tuple(formulas.get(a) for a in args)  # None: no gradient for that argument (a dim, a number ...)
     uses = [tuple(inspect.signature(f).parameters)[1:] if f else () for f in grads]  # what each names after grad
     named = tuple(dict.fromkeys(n for u in uses for n in u))
-    saved_names = tuple(n for n in (*args, "result") if n in named and (n in formulas or n == "result"))
+    saved_names = tuple(n for n in named if n in formulas or n == "result")  # (as formulas name them: PyTorch's order)
     kept = tuple(n for n in named if n not in saved_names)  # numbers, and inputs' shapes and dtypes
     values_at = {n: i for i, n in enumerate((*saved_names, *kept))}  # where a formula finds what it names
     reads = tuple(tuple(values_at[n] for n in u) for u in uses)
@@ -101,10 +101,10 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
         if kept:
             ctx._kept = tuple([getattr(values[i]._array, part) if part else values[i] for i, part in kept_at])
 
-    def run_backward(ctx: Any, grad: Any) -> tuple:
+    def run_backward(ctx: Any, grad: Any) -> tuple:  # (the last input's gradient first, as PyTorch computes them)
         values = (*ctx.saved_tensors, *ctx._kept)
         return tuple([f(grad, *[values[i] for i in r]) if need else None
-                      for f, r, need in zip(grads, reads, ctx.needs_input_grad)])
+                      for f, r, need in [*zip(grads, reads, ctx.needs_input_grad)][::-1]][::-1])
 
     def run_formula(ctx: Any, grad: Any) -> tuple:  # (one input, whose formula names all the node keeps, in order)
         return (grads[0](grad, *ctx.saved_tensors, *ctx._kept),)

@@ -44,9 +44,8 @@ watcher: Callable[..., None] | None = None
 
 def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retain_graph: bool | None = None,
              create_graph: bool = False, grad_variables: Any = None, inputs: Any = None) -> None:
-    """Accumulate d(tensors)/d(leaves), weighted by ``grad_tensors``, into the leaves' ``.grad``.
-
-    ``autograd.backward(z)`` is ``z.backward()``. With ``inputs``, only those tensors get ``.grad``."""
+    """Accumulate d(tensors)/d(leaves), weighted by ``grad_tensors``, into the leaves' ``.grad`` (``z.backward()``
+    is ``autograd.backward(z)``; with ``inputs``, only those tensors get ``.grad``)."""
     outputs = tuple(tensors) if isinstance(tensors, (tuple, list)) else (tensors,)
     usual = (grad_tensors, inputs, create_graph) == (None, None, False)  # d(results)/d(leaves), nothing else asked
     if not usual or any(t.grad_fn is None or t._array.size != 1 for t in outputs):  # (or not scalars)
@@ -69,9 +68,8 @@ def _backward(outputs: tuple, grad_tensors: Any, retain_graph: bool | None, crea
 def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], grad_outputs: Any = None,
          retain_graph: bool | None = None, create_graph: bool = False, allow_unused: bool = False,
          materialize_grads: bool = False) -> tuple[Tensor | None, ...]:
-    """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``.
-
-    ``create_graph=True`` records the computation of the gradient, so it can be differentiated again.
+    """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``. With
+    ``create_graph=True`` the computation of the gradient is recorded, so it can be differentiated again.
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise)."""
     ins = _as_tuple(inputs)
     if not ins:
@@ -185,7 +183,8 @@ def _run_node(node: Node, grads: list, run: _Pass) -> tuple:
 
 
 def _between_hooks(node: Node, grads: list) -> tuple:
-    """``node.apply`` between the node's pre-hooks and post-hooks (and a leaf's post-accumulate hooks)."""
+    """``node.apply`` between its hooks, in PyTorch's order: (its tensors' hooks, ``_tensor_hooks``), its pre-hooks, the
+    node, for a leaf's AccumulateGrad its post-accumulate hooks (``.grad`` complete), then its post-hooks."""
     for fn in list(node._pre_hooks or ()):
         new = aloud(fn, tuple(grads))
         if new is not None:

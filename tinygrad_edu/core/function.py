@@ -57,10 +57,10 @@ _sequence_nr = itertools.count()
 
 
 class Tensors:
-    """The class every op's result is made of: tensor.py, which imports this module, registers it (``Tensors.cls =
-    Tensor``), and then the public ``tinygrad_edu.Tensor``, its subclass, registers itself."""
+    """The class of every op's result: tensor.py registers the core's Tensor, then the public subclass itself."""
 
     cls: type
+    views: Any  # ops/views.py: regrow(view), a view's history after its base changed; rebase(view, node)
 
 
 def wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, counter: list | None = None) -> Tensor:
@@ -210,7 +210,10 @@ class CopyBackwards(Node):
 
 
 def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
-    """Where a gradient for ``t`` must be sent: ``(t.grad_fn, t.output_nr)``, or a leaf's AccumulateGrad."""
+    """Where a gradient for ``t`` must be sent: ``(t.grad_fn, t.output_nr)``, or a leaf's AccumulateGrad. (A view out
+    of date, its base changed in place since, first gets a new history: ``regrow``.)"""
+    if t._base is not None and t._view_version != t._version_counter[0]:
+        Tensors.views.regrow(t)
     if t.grad_fn is not None or not t._requires_grad:
         return (t.grad_fn, t._output_nr)
     acc = t._accumulator() if t._accumulator is not None else None
@@ -240,9 +243,8 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype | None = 
 
 
 def broadcast_from(ctx: FunctionCtx, *inputs: Tensor | None) -> None:
-    """Tell the mechanism that forward broadcast (or promoted) these inputs, its first arguments in order (None for
-    one that was not): it then sums each one's gradient back down to its input's shape and converts it to the
-    input's dtype, once for every op, so that no backward has to (``x * b`` with b of shape (3, 1))."""
+    """Tell the mechanism that forward broadcast (or promoted) these inputs, its first arguments in order (None if
+    not): it sums each one's gradient down to its input's shape and dtype, so no backward has to (``x * b``)."""
     ctx._meta = tuple([None if t is None else (t._array.shape, t._array.dtype) for t in inputs])
 
 
@@ -263,8 +265,7 @@ class FunctionCtx:
     materialize_grads = True
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
-        """Keep tensors for backward. Saving (rather than ``ctx.x = x``) lets autograd check they were not
-        changed in place meanwhile, and free them once backward has run."""
+        """Keep tensors for backward: autograd checks they were not changed in place since, and frees them after."""
         self._to_save = tensors
 
     def save_for_forward(self, *tensors: Tensor | None) -> None:
@@ -390,8 +391,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
         wrapped as a tensor, and inside no_grad or a backward pass nothing to record."""
         ctx, enabled, level = cls._backward_cls(), GradMode.enabled, GradMode.dual
         ctx.needs_input_grad = tuple([isinstance(a, Tensors.cls) and a._requires_grad for a in args])
-        record = enabled and True in ctx.needs_input_grad
-        if record:
+        if record := enabled and True in ctx.needs_input_grad:
             ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
         # a built-in op computes as PyTorch does, silently (1/0 is inf); a learner's, with the learner's settings
         token = quiet_on() if Quiet.token is None and cls._builtin and not (cls.silent and Speed.tricks) else None
@@ -409,8 +409,9 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
         if type(out) is not np.ndarray:  # a tensor (a learner's forward), several outputs, an input changed ...
             return _outputs(cls, ctx, args, out, record, level)
         out = wrap(out, None, 0, args[0]._version_counter if cls.is_view else None)  # a view shares its input's
-        if cls.is_view:  # storage, so its version counter too; _base: the tensor that owns the storage
-            out._base = args[0] if args[0]._base is None else args[0]._base
+        if cls.is_view:  # storage, so its version counter too; _base: the tensor owning it; the rest: see as_view
+            out._base, out._view_version = args[0] if args[0]._base is None else args[0]._base, out._version_counter[0]
+            out._view_made = MADE_IN[GradMode.enabled, GradMode.inference] or args[0]._view_made
         if record:
             if out._array.dtype.kind == "f":  # (an integer result has no gradient)
                 out.grad_fn, out._requires_grad = ctx, True
@@ -423,8 +424,8 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
     saves its result), several outputs (a tuple), a numpy scalar, an input changed in place (``ctx.mark_dirty``)."""
     T = Tensors.cls  # noqa: N806
     many = isinstance(out, tuple)
-    results = []
-    for o in out if many else (out,):
+    results, enabled = [], GradMode.enabled
+    for i, o in enumerate(out if many else (out,)):
         if isinstance(o, (np.ndarray, np.generic)):  # (numpy turns 0-d results into scalars)
             o = wrap(np.asarray(o))
         elif _is_one_of(o, ctx._dirty):  # an input changed in place: it stays itself, with a new history
@@ -432,9 +433,8 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
                 C.check_dirty(o)
         elif isinstance(o, T) and record and (o.grad_fn is not None or _is_one_of(o, args)):
             o = _alias(o)  # forward returned an input (or a tensor with history): a new identity
-        if cls.is_view and isinstance(o, T):  # (a view: as in apply)
-            o._base = args[0] if args[0]._base is None else args[0]._base
-            o._version_counter = o._base._version_counter
+        if cls.is_view and isinstance(o, T):  # (a view: as in apply; one of several: PyTorch forbids changing it)
+            as_view(o, args[0], (type(ctx).__name__.removesuffix("Backward0"), i) if many and enabled else None)
         results.append(o)
     if any(not _is_one_of(t, results) for t in ctx._dirty):
         raise RuntimeError(M.DIRTY_NOT_RETURNED)
@@ -451,6 +451,8 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
         forward_tangents(cls, ctx, args, results, level)
     for t in ctx._dirty:  # a new version, as PyTorch counts it: the new history is a change too
         t._version_counter[0] += 1
+        if record and t._base is not None:  # a view: its base's history is rewritten (ops/views.py)
+            Tensors.views.rebase(t, ctx)
     return tuple(results) if many else results[0]
 
 
@@ -480,6 +482,17 @@ def forward_tangents(cls: type[Function], ctx: Any, args: tuple, outputs: tuple 
             s.tensor = outputs[s.output_nr]
     return outputs
 
+
+def as_view(out: Tensor, of: Tensor, made: Any = None) -> None:
+    """``out``, a view of ``of``'s base: its version counter, the version its history is for, how it was made."""
+    out._base = base = of if of._base is None else of._base
+    out._version_counter, out._view_version = base._version_counter, base._version_counter[0]
+    out._view_made = made or MADE_IN[GradMode.enabled, GradMode.inference] or of._view_made
+
+
+MADE_IN = {(True, False): None, (True, True): None, (False, False): "no_grad", (False, True): "inference"}
+
+
 def _is_one_of(x: object, items: tuple | list) -> bool:
     """Identity membership (``x in items`` would compare tensors with ``==``, element-wise)."""
     for item in items:  # noqa: SIM110  (a plain loop: cheaper than any() over a generator, on a hot path)
@@ -497,8 +510,8 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     """Link the node ``ctx`` into the graph: one edge per tensor argument (numbers, dims... get none), and what
     forward saved, each tensor with its version now."""
     T = Tensors.cls  # noqa: N806
-    ctx.next_functions = tuple([(a.grad_fn, a._output_nr) if a.grad_fn is not None else gradient_edge(a)
-                                for a in args if isinstance(a, T)])  # (an input made by an op: its node)
+    ctx.next_functions = tuple([(a.grad_fn, a._output_nr) if a.grad_fn is not None and a._base is None else
+                                gradient_edge(a) for a in args if isinstance(a, T)])  # (made by an op: its node)
     if len(ctx.next_functions) != len(args):
         ctx._input_is_tensor = tuple([isinstance(a, T) for a in args])
     if ctx._to_save:

@@ -56,6 +56,7 @@ class Tensor:
     _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks
     _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
     _fw: tuple | None = None  # forward mode: (dual level, tangent), read by ``function.tangent`` (forward_ad)
+    _view_version, _view_made = 0, None  # a view's: the version its grad_fn is right for; how it was made (as_view)
 
     # -- shape & type ----------------------------------------------------------------------------------------------
     @property
@@ -185,14 +186,17 @@ class Tensor:
     def __pos__(self) -> Tensor:
         return self
 
-    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-        x = self if dtype is None else self.to(dtype)
-        return D.Sum.apply(x) if dim is None else D.SumDim.apply(x, _dims(dim, x._array.ndim), keepdim)
+    def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: Any = None,
+            axis: Any = None, keepdims: bool = False) -> Tensor:  # (axis, keepdims: numpy's names, accepted too)
+        x, dim = self if dtype is None else self.to(dtype), dim if axis is None else axis
+        return D.Sum.apply(x) if dim is None else D.SumDim.apply(x, _dims(dim, x._array.ndim), keepdim or keepdims)
 
-    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False) -> Tensor:
+    def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, axis: Any = None,
+             keepdims: bool = False) -> Tensor:
         if self._array.dtype.kind != "f":  # an integer tensor has no mean of its own dtype: PyTorch's refusal
             C.float_only(self._array, "mean")
-        return D.Mean.apply(self) if dim is None else D.MeanDim.apply(self, _dims(dim, self._array.ndim), keepdim)
+        return D.Mean.apply(self) if dim is None and axis is None else D.MeanDim.apply(
+            self, _dims(dim if axis is None else axis, self._array.ndim), keepdim or keepdims)
 
     def view(self, *shape: Any) -> Tensor:
         return D.View.apply(self, _shape_arg(shape))

@@ -33,7 +33,7 @@ from .activation import (
     Tanh,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .linear import Flatten, Identity, Linear, Unflatten
+from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -49,7 +49,8 @@ from .module import Module, Parameter
 from .normalization import LayerNorm
 from .sparse import Embedding
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LeakyReLU", "Linear",
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
+           "LeakyReLU", "Linear",
            "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
            "Softmax", "Tanh", "functional", "init", "utils"]
 __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"]

@@ -1,4 +1,4 @@
-"""Layers that hold weights or reshape: ``Linear``, ``Identity``, ``Flatten``, ``Unflatten``."""
+"""Layers that hold weights or reshape: ``Linear`` (and ``LazyLinear``), ``Identity``, ``Flatten``, ``Unflatten``."""
 
 from __future__ import annotations
 
@@ -47,6 +47,26 @@ class Linear(Module):
 
     def extra_repr(self) -> str:
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class LazyLinear(Linear):
+    """A ``Linear`` that learns ``in_features`` from its first input (``nn.LazyLinear(10)``): until then its weight
+    has no columns (``in_features=0``); the first forward gives it its shape and PyTorch's initialisation, and the
+    module becomes a ``Linear`` (the same parameter objects, so an optimizer made before still holds them)."""
+
+    def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, out_features, bias, device, dtype)
+
+    def reset_parameters(self) -> None:
+        if self.in_features:  # (nothing to initialise before the first input)
+            super().reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:
+        self.in_features = input.shape[-1]
+        self.weight._array = np.empty((self.out_features, self.in_features), self.weight._array.dtype)
+        self.reset_parameters()
+        self.__class__ = Linear  # (PyTorch's cls_to_become)
+        return Linear.forward(self, input)
 
 
 class Identity(Module):

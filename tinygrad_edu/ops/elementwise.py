@@ -388,6 +388,8 @@ class Atan2(Function):
     it knows the quadrant (``atan2(1, -1)`` is 3 pi / 4, atan(-1) is -pi / 4). With r2 = x**2 + y**2:
 
         d/dy = x / r2,   d/dx = -y / r2        (``self`` is y, ``other`` is x, as in PyTorch)
+
+    At the origin (r2 = 0, 1 / r2 = inf) PyTorch takes 1 / r2 as 0: the gradient is 0, not nan.
     """
 
     node_name = "Atan2Backward0"
@@ -404,6 +406,7 @@ class Atan2(Function):
     def backward(ctx: Any, g: Tensor) -> tuple:
         y, x = ctx.saved_tensors
         recip = (y * y + x * x).reciprocal()
+        recip = recip.masked_fill(recip.isinf(), 0)
         return (g * x * recip if ctx.needs_input_grad[0] else None,
                 g * -y * recip if ctx.needs_input_grad[1] else None)
 

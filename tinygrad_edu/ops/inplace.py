@@ -15,13 +15,11 @@ import numpy as np
 from .. import _dtype
 from .. import _messages as M
 from .._checks import broadcast_shapes
-from ..core.function import Function, InferenceCounter, broadcast_from, tangent, wrap
+from ..core.function import Function, InferenceCounter, broadcast_from, gradient_edge, tangent, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
-from .shape import Index, _to_numpy_key
-
-_LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
-_VIEW_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+from . import views
+from .shape import Index, _to_numpy_key, save_indices
 
 
 def _partial_overlap(out: np.ndarray, a: np.ndarray) -> bool:
@@ -63,23 +61,12 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
             raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
                                "refer to a single memory location. Please clone() the tensor before performing the "
                                "operation.")
-    recording = GradMode.enabled and (self._requires_grad or any(isinstance(a, Tensor) and a._requires_grad
-                                                                 for a in args))
-    if recording:
-        if self.grad_fn is None and self._requires_grad:
-            raise RuntimeError(_LEAF_INPLACE)
-        base = self._base
-        if base is not None:
-            refusal = getattr(self, "_inplace_error", None)  # a view whose maker forbids in-place changes (nn.hooks)
-            if refusal is not None:
-                raise RuntimeError(refusal)
-            if base.grad_fn is None and base._requires_grad:
-                raise RuntimeError(_VIEW_LEAF_INPLACE)
-            raise RuntimeError("tinygrad_edu does not record in-place operations on views (PyTorch rewrites the "
-                               "base tensor's history for them). Use the out-of-place form (y = y * 2 rather than "
-                               "y[0].mul_(2)), or clone() the view first.")
-        src = wrap(self._array.copy(), self.grad_fn, self._output_nr)
-        src._requires_grad, src._fw = self._requires_grad, self._fw  # (and its tangent, in forward mode)
+    recording = GradMode.enabled and (self._requires_grad or views.base_requires_grad(self) or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording:  # op on a copy of the old value, its history: the values op saves are not overwritten
+        views.check_inplace(self)
+        src = wrap(self._array.copy(), *gradient_edge(self))
+        src._fw = self._fw  # (and its tangent, in forward mode)
     else:
         src = self
     result = op(src, *args)
@@ -95,7 +82,9 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
                            "memory location. Please clone() the tensor before performing the operation.")
     np.copyto(out, result._array, casting="unsafe")
     self._version_counter[0] += 1
-    if recording and result.grad_fn is not None:
+    if recording and result.grad_fn is not None and self._base is not None:
+        views.rebase(self, result.grad_fn)  # the base's history rewritten: CopySlices (ops/views.py)
+    elif recording and result.grad_fn is not None:
         self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
     if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
         self._fw = result._fw
@@ -125,6 +114,26 @@ class Zero(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
         return wrap(np.zeros_like(g._array))  # a constant zero, with no history even under create_graph
+
+
+class Uniform(Function):
+    """``x.uniform_(a, b)``: new random values (``values``, drawn by the caller); the old ones are gone, dx = 0."""
+
+    node_name = "UniformBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, values: np.ndarray) -> np.ndarray:
+        return values.astype(x._array.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return wrap(np.zeros_like(g._array)), None
+
+
+class Normal(Uniform):
+    """``x.normal_(mean, std)``: as :class:`Uniform`, normal values."""
+
+    node_name = "NormalBackward0"
 
 
 class Fill(Function):
@@ -200,21 +209,24 @@ def copy_(self: Tensor, src: Any) -> Tensor:
     return inplace(self, lambda s, v: Copy.apply(s, v.to(s.dtype)), src)
 
 
-class CopySlices(Function):
-    """``x[key] = value``: the gradient reaches x everywhere except at key, and value through key."""
+class IndexPut(Function):
+    """``x[key] = value`` with a key that picks elements (a list, a mask): the gradient reaches x everywhere except
+    at key, and value through key. (A key of ints and slices picks a view: ``x[key].copy_(value)``, CopySlices.)"""
 
-    node_name = "CopySlices"
+    node_name = "IndexPutBackward0"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, value: Tensor, key: Any) -> np.ndarray:
         out = x._array.copy()
         out[key] = value._array
         ctx.key, ctx.shape = key, out.shape
+        save_indices(ctx, key)
         broadcast_from(ctx, None, value)  # (the value, into the slice's shape)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        ctx.saved_tensors  # noqa: B018  (the indices, freed after a backward: a second one raises)
         mask = np.ones(ctx.shape, dtype=g._array.dtype)
         mask[ctx.key] = 0
         dx = g * wrap(mask) if ctx.needs_input_grad[0] else None
@@ -222,27 +234,44 @@ class CopySlices(Function):
         return dx, dv, None
 
 
-# PyTorch writes these two nodes by hand in C++: name() gives the C++ name (as for AccumulateGrad), while a
-# tensor's repr shows the class name: grad_fn=<CopyBackwards>.
+# PyTorch writes this node by hand in C++: name() gives the C++ name (as for AccumulateGrad), while a tensor's repr
+# shows the class name: grad_fn=<CopyBackwards>.
 Copy._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
-CopySlices._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopySlices"
 
 
-def _is_view_key(key: Any) -> bool:
-    """Whether ``x[key]`` is a proper view of x: basic indexing (ints, slices) that selects a part of it."""
+def _is_basic_key(key: Any) -> bool:
+    """Whether ``x[key]`` is a view of x: basic indexing (ints, slices, None, ...)."""
     keys = key if isinstance(key, tuple) else (key,)
-    basic = all(isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis for k in keys)
-    return basic and any(isinstance(k, (int, np.integer)) or (isinstance(k, slice) and k != slice(None))
-                         for k in keys)
+    return all(isinstance(k, (int, np.integer, slice)) or k is None or k is Ellipsis for k in keys)
+
+
+def _copy_to(view: Tensor, value: Tensor) -> None:
+    """How PyTorch copies ``value`` into ``x[key]``: as it is if of the view's shape, a 0-d tensor by ``fill_``, any
+    other without its leading 1-sized dimensions (``view``), then expanded to the view's shape (as its graph shows)."""
+    shape = view._array.shape
+    if value._array.shape == shape:
+        copy_(view, value)
+    elif value._array.ndim == 0:
+        fill_(view, value)
+    else:
+        sizes = value._array.shape
+        while sizes and sizes[0] == 1:
+            sizes = sizes[1:]
+        copy_(view, (value.view(sizes) if sizes != value._array.shape else value).expand(shape))
 
 
 def setitem(self: Tensor, key: Any, value: Any) -> None:
+    """``x[key] = value``: for a key of ints and slices, PyTorch's ``x[key].copy_(value)`` (in place on a view of
+    x, recorded as CopySlices), otherwise ``index_put_`` (IndexPutBackward0)."""
     value = _as_tensor(value)
     nkey = tuple(_to_numpy_key(k) for k in key) if isinstance(key, tuple) else _to_numpy_key(key)
-    if GradMode.enabled and self._requires_grad and self.grad_fn is None and _is_view_key(nkey):
-        raise RuntimeError(_VIEW_LEAF_INPLACE)  # PyTorch writes x[0] = v as x[0].copy_(v): through a view
-    if GradMode.enabled and (self._requires_grad or value._requires_grad):
-        inplace(self, lambda s, v: CopySlices.apply(s, v, nkey), value)
+    recording = GradMode.enabled and (self._requires_grad or value._requires_grad)
+    if recording and _is_basic_key(nkey):
+        _copy_to(self[key], value)
+        return
+    if recording:
+        views.check_inplace(self)
+        inplace(self, lambda s, v: IndexPut.apply(s, v, nkey), value)
         return
     _check_inference(self)
     _check_dual_view(self, (value,))

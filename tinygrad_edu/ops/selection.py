@@ -655,3 +655,73 @@ class Trace(Function):
         flat = _wrap(np.zeros(rows * cols, g._array.dtype))
         places = _wrap(np.arange(0, min(rows, cols) * (cols + 1), cols + 1, dtype=np.int64))
         return index_fill(flat, 0, places, g).view(rows, cols)
+
+
+class ScatterReduce(Function):
+    """``x.scatter_reduce(dim, index, src, reduce)``: each src element is combined, by ``reduce`` ("sum", "prod",
+    "mean", "amax", "amin"), into the place index names along ``dim``; with ``include_self=False`` the places
+    named start from src's elements alone (x's old value there is left out). Places not named keep x's value.
+
+    The gradient (as PyTorch's): sum: dx = g where x was included, dsrc = g.gather(dim, index); mean: the same,
+    divided by how many values each place averaged; prod: g * result / value, for x and for src (values 0 are not
+    treated specially here: their gradient is nan, where PyTorch computes the product of the others); amax, amin:
+    g shared equally among the values equal to the result (x's and src's; x's counted in the share even when left
+    out, as PyTorch counts it).
+    """
+
+    node_name = "ScatterReduceBackward0"
+    _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
+    _START = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor, reduce: str,
+                include_self: bool) -> np.ndarray:
+        out, positions = x._array.copy(), _positions(_1d(index), dim)
+        values = _1d(src._array)[tuple(slice(0, n) for n in _1d(index).shape)]
+        named = np.zeros(out.shape, dtype=np.int64)
+        np.add.at(_1d(named), positions, 1)
+        if not include_self:
+            _1d(out)[positions] = ScatterReduce._START[reduce]
+        ScatterReduce._UFUNCS[reduce].at(_1d(out), positions, values)
+        if reduce == "mean":
+            count = named + include_self
+            out = np.where(named > 0, out / np.maximum(count, 1), out).astype(out.dtype)
+        ctx.save_for_backward(x, src)
+        ctx.dim, ctx.index, ctx.reduce, ctx.include_self, ctx.named = dim, index, reduce, include_self, named
+        ctx.result = out
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, src = ctx.saved_tensors
+        named = _wrap(ctx.named > 0)
+        kept = _wrap(np.ones(ctx.named.shape, dtype=bool)) if ctx.include_self else ~named  # x's value still in
+        result, reduce = _wrap(ctx.result), ctx.reduce
+        if reduce in ("sum", "mean"):
+            per_value = g / _wrap((ctx.named + ctx.include_self).clip(1).astype(g._array.dtype)) \
+                if reduce == "mean" else g
+            dx, dsrc = per_value.masked_fill(~kept, 0), Gather.apply(per_value, ctx.dim, ctx.index)
+        elif reduce == "prod":
+            dx = (g * result / x).masked_fill(~kept, 0)
+            dsrc = Gather.apply(g * result, ctx.dim, ctx.index) / src
+        else:  # amax, amin: shared among the values that are the result (x's counted even if left out: PyTorch's)
+            x_is = x == result
+            src_is = src == Gather.apply(result, ctx.dim, ctx.index)
+            ties = _wrap(x_is._array.astype(g._array.dtype))
+            ties = ScatterAdd.apply(ties, ctx.dim, ctx.index, _wrap(src_is._array.astype(g._array.dtype)))
+            share = g / ties.masked_fill(ties == 0, 1)
+            dx = share.masked_fill(~(x_is & kept), 0)
+            dsrc = Gather.apply(share, ctx.dim, ctx.index).masked_fill(~src_is, 0)
+        return (dx if ctx.needs_input_grad[0] else None, None, None, dsrc if ctx.needs_input_grad[3] else None,
+                None, None)
+
+
+def scatter_reduce(x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *,
+                   include_self: bool = True) -> Tensor:
+    """See :class:`ScatterReduce`."""
+    if reduce not in ScatterReduce._UFUNCS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    idx = _index_array("scatter_reduce", index)
+    dim = _dim(dim, x._array.ndim)
+    _check_along("scatter_reduce", x._array.shape, dim, idx, src._array.shape)
+    return ScatterReduce.apply(x, dim, idx, src, reduce, include_self)

@@ -279,6 +279,7 @@ class Index(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, key: Any) -> np.ndarray:
         ctx.in_shape, ctx.key = x._array.shape, key
+        save_indices(ctx, key)
         try:
             out = x._array[key]
             if isinstance(out, np.generic):  # one element: numpy gives a scalar (a copy); with "..." a 0-d view
@@ -289,7 +290,16 @@ class Index(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        ctx.saved_tensors  # noqa: B018  (the indices: freed after a backward, as PyTorch's, so a second one raises)
         return IndexGrad.apply(g, ctx.in_shape, ctx.key), None
+
+
+def save_indices(ctx: Any, key: Any) -> None:
+    """Save an advanced key's index arrays, as PyTorch saves ``indices``: a second backward through the node then
+    finds them freed and says so (basic keys, ints and slices, are not saved: a view's node can run again)."""
+    arrays = [k for k in (key if isinstance(key, tuple) else (key,)) if isinstance(k, np.ndarray)]
+    if arrays:
+        ctx.save_for_backward(*[_wrap(a) for a in arrays])
 
 
 class Select(Index):

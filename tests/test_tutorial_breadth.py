@@ -1,0 +1,139 @@
+"""What tutorials reach for beyond the lessons (d2l, PyTorch's own tutorials): lazy layers, ``out=``, numpy's
+argument names, the random-number spellings, legacy constructors and ``Variable``, bitwise ops, ``isin``,
+``scatter_reduce``, ``save_on_cpu``. Each as PyTorch does it (random values are compared by shape and dtype)."""
+
+from __future__ import annotations
+
+import warnings
+from types import ModuleType
+from typing import Any
+
+import pytest
+from _oracle import as_pytorch, raises
+
+
+def lazy_linear(lib: ModuleType) -> Any:
+    net = lib.nn.Sequential(lib.nn.LazyLinear(8), lib.nn.ReLU(), lib.nn.LazyLinear(2))
+    before = repr(net)
+    out = net(lib.ones(4, 5))
+    out.sum().backward()
+    return before, repr(net), out.shape, net[0].weight.shape, net[2].weight.grad.shape, type(net[0]).__name__
+
+
+def out_argument(lib: ModuleType) -> Any:
+    o, e, m = lib.empty(2), lib.empty(0), lib.zeros(2)
+    r = lib.add(lib.ones(2), lib.ones(2), out=o)
+    lib.mul(lib.ones(2), 3, out=e)
+    lib.matmul(lib.ones(2, 2), lib.tensor([1.0, 2.0]), out=m)
+    c = lib.cat([lib.ones(1), lib.zeros(1)], out=lib.empty(2))
+    return r is o, o, e, m, c, o._version
+
+
+def numpy_names(lib: ModuleType) -> Any:
+    a = lib.arange(6.0).reshape(2, 3)
+    return (a.sum(axis=0), a.sum(axis=1, keepdims=True), lib.sum(a, axis=0), a.mean(axis=1),
+            a.mean(axis=0, keepdims=True))
+
+
+def random_spellings(lib: ModuleType) -> Any:
+    lib.manual_seed(0)
+    x = lib.empty(3)
+    return (lib.randn(size=(2, 3)).shape, lib.rand(size=(4,)).shape, lib.randint(10, (2, 3)).shape,
+            lib.randint(10, (2, 3)).dtype, lib.randint(3, 10, size=(4,)).dtype, x.uniform_(-1, 1) is x,
+            bool((x >= -1).all() and (x < 1).all()), lib.empty(2).normal_(0, 1).shape,
+            lib.normal(0.0, 1.0, size=(2, 3)).shape, lib.normal(lib.zeros(3), lib.ones(3)).shape,
+            lib.normal(lib.zeros(3), 2.0).shape, (lib.inf, lib.nan == lib.nan))
+
+
+def random_in_place_graph(lib: ModuleType) -> Any:
+    y = lib.ones(3, requires_grad=True) * 1
+    y.uniform_()
+    first = type(y.grad_fn).__name__
+    y.normal_()
+    return first, type(y.grad_fn).__name__
+
+
+def normal_gradient(lib: ModuleType) -> Any:
+    mean, std = lib.zeros(3, requires_grad=True), lib.ones(3, requires_grad=True)
+    y = lib.normal(mean, 1.0) + lib.normal(0.0, std) + lib.normal(mean, std)
+    y.sum().backward()
+    return mean.grad, std.grad, type(y.grad_fn.next_functions[1][0]).__name__
+
+
+def legacy_constructors(lib: ModuleType) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return (lib.FloatTensor([1, 2]), lib.LongTensor([1.7, 2]), lib.BoolTensor([1, 0]), lib.IntTensor([3]),
+                lib.FloatTensor(2, 3).shape, lib.DoubleTensor(2).dtype, lib.FloatTensor(), lib.ByteTensor([2]),
+                isinstance(lib.ones(1), lib.FloatTensor), isinstance(lib.ones(1, dtype=lib.int64), lib.FloatTensor),
+                isinstance(lib.tensor([1]), lib.LongTensor))
+
+
+def variable(lib: ModuleType) -> Any:
+    t = lib.ones(2, requires_grad=True)
+    v = lib.autograd.Variable(t * 2, requires_grad=True)
+    (v * v).sum().backward()
+    return (v, v.is_leaf, v.grad, lib.autograd.Variable(lib.ones(2)), isinstance(t, lib.autograd.Variable),
+            type(v).__name__, lib.autograd.Variable())
+
+
+def variable_volatile(lib: ModuleType) -> Any:
+    return lib.autograd.Variable(lib.ones(2), volatile=True)
+
+
+def bitwise_and_isin(lib: ModuleType) -> Any:
+    a, b = lib.tensor([1, 2, 3]), lib.tensor([3, 2, 1])
+    return (lib.bitwise_xor(a, b), a ^ b, a.bitwise_xor(b), lib.bitwise_and(a, b), lib.bitwise_or(a, b),
+            lib.tensor([True, False]) ^ lib.tensor([True, True]),
+            lib.isin(lib.tensor([1, 2, 3, 4]), lib.tensor([2, 4])), lib.isin(lib.tensor([1, 2]), 2),
+            lib.isin(lib.tensor([1, 2]), lib.tensor([2]), invert=True))
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin", "prod"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_values_and_gradients(reduce: str, include_self: bool) -> None:
+    def program(lib: ModuleType) -> Any:
+        x = lib.tensor([[1.0, 5.0, 2.0], [3.0, 3.0, 0.5]], requires_grad=True)
+        src = lib.tensor([[4.0, 5.0, 1.0, 2.0], [3.0, 0.5, 3.0, 2.0]], requires_grad=True)
+        index = lib.tensor([[0, 1, 0, 1], [2, 2, 0, 2]])
+        y = x.scatter_reduce(1, index, src, reduce, include_self=include_self)
+        (y * lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])).sum().backward()
+        return y.detach(), type(y.grad_fn).__name__, x.grad, src.grad
+
+    as_pytorch(program)
+
+
+def save_on_cpu(lib: ModuleType) -> Any:
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.autograd.graph.save_on_cpu(pin_memory=True):
+        y = (x * x).exp().sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    g.sum().backward()
+    return [round(v, 3) for v in x.grad.tolist()]
+
+
+PROGRAMS = {f.__name__: f for f in (lazy_linear, out_argument, numpy_names, random_spellings, random_in_place_graph,
+                                    normal_gradient, legacy_constructors, variable, variable_volatile,
+                                    bitwise_and_isin, save_on_cpu)}
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_as_pytorch(name: str) -> None:
+    as_pytorch(PROGRAMS[name])
+
+
+def test_out_refused_when_recording() -> None:
+    raises(lambda lib: lib.add(lib.ones(2, requires_grad=True), 1, out=lib.empty(2)), RuntimeError,
+           "add(): functions with out=... arguments don't support automatic differentiation, but one of the "
+           "arguments requires grad.")
+    raises(lambda lib: lib.add(lib.ones(2), 1, out=lib.zeros(2, dtype=lib.int64)), RuntimeError,
+           "result type Float can't be cast to the desired output type Long")
+    raises(lambda lib: lib.autograd.Variable([1, 2]), TypeError, "Variable data has to be a tensor, but got list")
+
+
+def test_a_resized_out_warns_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        o = lib.empty(3)
+        return lib.add(lib.ones(2), 1, out=o) is o, o.shape
+
+    as_pytorch(program)

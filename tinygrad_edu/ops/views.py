@@ -1,0 +1,182 @@
+"""In-place changes to views: how autograd rewrites the base's history (PyTorch's ``CopySlices``).
+
+A view (``b[0]``, ``b[:, 1]``, ``b.view(-1)``, ``b.t()`` ...) shares its base's numbers, so changing the view in
+place changes the base too. Autograd must then record the change in the *base's* history::
+
+    b = x.clone()              # b.grad_fn: CloneBackward0
+    v = b[0]                   # v.grad_fn: SelectBackward0 -> CloneBackward0
+    v.mul_(2)                  # the op's node, MulBackward0, takes v's old history as its input...
+
+                CloneBackward0 <--- CopySlices   (b.grad_fn: b's new history)
+                                       | wraps
+                                  MulBackward0   (what was done to the part of b that v covers)
+                                       ^
+                v.grad_fn:   AsStridedBackward0 (v is again "the part of b" it covers, now of b's new history)
+
+``CopySlices``' backward takes d(root)/d(b), hands the part v covers to the op's node (``MulBackward0``), and puts
+what comes back (d/d(v's old value)) in that part: the rest of b was untouched, its gradient goes straight through.
+Every view of b made before the change is out of date too (they share b's version counter): the next time one is
+used, its history is rebuilt the same way, as ``AsStridedBackward0`` of b's new history (``regrow``, which the core
+calls from ``gradient_edge``, as ``rebase`` for a Function's ``mark_dirty``).
+
+A view is described by where its numbers sit in its base's memory: sizes, strides and offset, counted in elements
+(PyTorch's ``as_strided``). ``AsStrided`` reads those elements out of a base-shaped gradient, ``AsStridedScatter``
+writes them back; each is the other's derivative, so create_graph works through in-place changes too.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+
+from .. import _checks as C
+from .. import _messages as M
+from ..core.function import Function, Tensors, _sequence_nr, gradient_edge, learners_gradients, wrap
+from ..core.tensor import Tensor
+
+
+class Geometry:
+    """Where a view's elements sit in its base's memory (sizes, strides and offset in elements, as PyTorch saves
+    them), and where the base's own do: enough to take a view's part out of a base-shaped array, or put it back."""
+
+    def __init__(self, base: np.ndarray, view: np.ndarray) -> None:
+        low, high = np.lib.array_utils.byte_bounds(base)
+        size = base.itemsize
+
+        def where(a: np.ndarray) -> tuple:
+            start = (a.__array_interface__["data"][0] - low) // size
+            return a.shape, tuple(s // size for s in a.strides), start
+
+        self.span, self.base, self.view = (high - low) // size, where(base), where(view)
+
+    @staticmethod
+    def _indices(shape: tuple, strides: tuple, offset: int) -> np.ndarray:
+        """The position in memory of each element of an array of this shape, strides and offset."""
+        grid = np.indices(shape, dtype=np.intp) if shape else np.zeros((0,), dtype=np.intp)
+        return offset + sum((g * s for g, s in zip(grid, strides)), np.zeros(shape, dtype=np.intp))
+
+    def memory(self, base_like: np.ndarray) -> np.ndarray:
+        """A flat memory holding ``base_like`` (an array of the base's shape) where the base's elements sit."""
+        flat = np.zeros(self.span, dtype=base_like.dtype)
+        flat[self._indices(*self.base)] = base_like
+        return flat
+
+    def part(self, flat: np.ndarray) -> np.ndarray:
+        return flat[self._indices(*self.view)]
+
+    def whole(self, flat: np.ndarray) -> np.ndarray:
+        return flat[self._indices(*self.base)]
+
+
+class AsStrided(Function):
+    """The part of a base-shaped tensor that a view covers: ``d input = as_strided_scatter(zeros, grad)`` (summed
+    where the view covers an element more than once, as an expanded view does)."""
+
+    node_name = "AsStridedBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, geometry: Geometry) -> np.ndarray:
+        ctx.geometry = geometry
+        return geometry.part(geometry.memory(input._array))
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        g = ctx.geometry
+        zeros = wrap(np.zeros(g.base[0], dtype=grad._array.dtype))
+        return AsStridedScatter.apply(zeros, grad, g, True), None
+
+
+class AsStridedScatter(Function):
+    """``input`` with the part a view covers replaced by ``src`` (or, with ``add``, ``src`` added into it)."""
+
+    node_name = "AsStridedScatterBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, src: Tensor, geometry: Geometry, add: bool = False) -> np.ndarray:
+        ctx.geometry, ctx.add = geometry, add
+        flat, where = geometry.memory(input._array), geometry._indices(*geometry.view)
+        if add:
+            np.add.at(flat, where, src._array)
+        else:
+            flat[where] = src._array
+        return geometry.whole(flat)
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        g, d_input = ctx.geometry, None
+        if ctx.needs_input_grad[0]:  # replaced: the part gets no gradient; added: all of it does
+            d_input = grad if ctx.add else AsStridedScatter.apply(grad, wrap(np.zeros(g.view[0], grad._array.dtype)), g)
+        return d_input, AsStrided.apply(grad, g) if ctx.needs_input_grad[1] else None, None, None
+
+
+class CopySlicesFunction(Function):
+    """The node of a base whose view was changed in place: ``fn``, the in-place op's node, applies to the part of
+    the base the view covers (d/d(the view's old value) goes back into that part); the rest passes through."""
+
+    node_name = "CopySlices"
+
+    @staticmethod
+    def backward(ctx: Any, grad: Tensor) -> tuple:
+        g, fn = ctx.geometry, ctx.fn
+        part = AsStrided.apply(grad, g)
+        res = learners_gradients(fn, [part]) if fn._learners else fn.apply(part)
+        first = res[0] if res[0] is not None else wrap(np.zeros(g.view[0], grad._array.dtype))
+        return (AsStridedScatter.apply(grad, first, g), *res[1:])
+
+
+# PyTorch writes this node by hand in C++: name() gives its C++ name, a tensor's repr shows the class name.
+CopySlicesFunction._backward_cls.name = lambda node: "tinygrad_edu::autograd::CopySlices"
+# What it saved is what ``fn`` saved: freed with it after backward.
+CopySlicesFunction._backward_cls._release_variables = lambda node: node.fn._release_variables()
+
+
+def _node(cls: type[Function], edges: tuple, geometry: Geometry) -> Any:
+    """A node of ``cls`` linked to ``edges``, made by hand: its forward already happened (in place, in memory)."""
+    node = cls._backward_cls()
+    node._seq = next(_sequence_nr)  # (newer than every node it leads to)
+    node.next_functions, node.geometry, node.needs_input_grad = edges, geometry, (True,)
+    if cls is AsStrided:
+        node._input_is_tensor = (True, False)
+    view = geometry.view  # what PyTorch's AsStridedBackward0 shows
+    node._saved_size, node._saved_stride, node._saved_storage_offset = view
+    return node
+
+
+def rebase(view: Tensor, fn: Any) -> None:
+    """``view`` was changed in place by the op whose node is ``fn`` (its first input: the view's old value): the
+    base's history becomes ``CopySlices`` (base's old history, and fn's other inputs), the view's a part of it."""
+    base = view._base
+    node = _node(CopySlicesFunction, (gradient_edge(base), *fn.next_functions[1:]), Geometry(base._array, view._array))
+    node.fn = fn
+    base.grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    regrow(view)
+
+
+def regrow(view: Tensor) -> None:
+    """A view whose base changed in place since its history was recorded: its history is now the part it covers of
+    the base's (``AsStridedBackward0``), if the base has one and the view was made while recording."""
+    base = view._base
+    view._view_version = view._version_counter[0]
+    if base._requires_grad and view._view_made is None:
+        edge = gradient_edge(base)
+        view.grad_fn = _node(AsStrided, (edge,), Geometry(base._array, view._array))
+        view._output_nr, view._requires_grad = 0, True
+
+
+def base_requires_grad(t: Tensor) -> bool:
+    """Whether ``t`` is a view of a tensor that requires grad (made in no_grad, it does not itself; PyTorch counts it
+    as requiring grad, so that changing it in place with grad mode on is refused)."""
+    return t._base is not None and t._base._requires_grad
+
+
+def check_inplace(t: Tensor) -> None:
+    """PyTorch's refusals of a recorded in-place change: of a leaf that requires grad, or of certain views."""
+    if t._base is not None:
+        C.check_view_inplace(t)
+    elif t.grad_fn is None and t._requires_grad:
+        raise RuntimeError(M.LEAF_INPLACE)
+
+
+Tensors.views = sys.modules[__name__]
