@@ -1,4 +1,5 @@
-"""Hooks on graph nodes, and the handles that remove them (beside the core: read last, or never).
+"""Hooks on graph nodes, the handles that remove them, and the rest of a node's public face (beside the core: read
+last, or never).
 
 ``Node`` (``core/function.py``) inherits ``NodeHooks``: ``grad_fn.register_hook(fn)`` and friends file a hook in
 one of the node's lists, made on first use, and sets ``_slow`` so that the engine takes its slower path, which
@@ -37,7 +38,8 @@ class RemovableHandle:
 
 
 class NodeHooks:
-    """What a node keeps of the hooks registered on it, and on the tensors it made."""
+    """What a node keeps of the hooks registered on it, and on the tensors it made; and what else a learner can ask
+    of a node beyond its ``apply``: ``name()``, calling it by hand, ``_sequence_nr()``, ``metadata``."""
 
     _slow = False  # any hook below? (or a learner's Function): the engine runs it through its slower path
     _pre_hooks: list | None = None
@@ -71,6 +73,18 @@ class NodeHooks:
         if self._retain_grad is None:
             self._retain_grad = {}
         self._retain_grad[output_nr] = weakref.ref(tensor)  # the graph must not keep the tensor alive (nor a cycle)
+
+    def name(self) -> str:
+        return type(self).__name__
+
+    def __call__(self, *grad_outputs: Any) -> Any:
+        """Run this node's backward by hand: ``z.grad_fn(torch.tensor(1.))``."""
+        grads = self.apply(*grad_outputs)
+        return grads[0] if len(grads) == 1 else grads
+
+    def _sequence_nr(self) -> int:
+        """The order of creation; among nodes ready to run, the engine runs the newest first."""
+        return self._seq
 
     @property
     def metadata(self) -> dict:

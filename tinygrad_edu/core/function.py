@@ -85,7 +85,7 @@ class InferenceCounter(list):
 
 # -- Nodes and saved tensors --------------------------------------------------------------------------------------
 class Node(_hooks.NodeHooks):
-    """One operation in the backward graph (what a tensor's ``grad_fn`` is). Hooks: ``_hooks.NodeHooks``."""
+    """One operation in the backward graph (what a tensor's ``grad_fn`` is). Hooks, ``name()``...: ``_hooks``."""
 
     next_functions: tuple[tuple[Node | None, int], ...] = ()
     _num_outputs = 1  # how many outputs the operation had: how many gradients apply() receives
@@ -96,21 +96,9 @@ class Node(_hooks.NodeHooks):
     def __init__(self) -> None:
         self._seq = next(_sequence_nr)
 
-    def name(self) -> str:
-        return type(self).__name__
-
     def apply(self, *grad_outputs: Tensor) -> tuple[Tensor | None, ...]:
         """Given d(root)/d(outputs), return d(root)/d(inputs), one per entry of next_functions."""
         raise NotImplementedError
-
-    def __call__(self, *grad_outputs: Tensor) -> Any:
-        """Run this node's backward by hand: ``z.grad_fn(torch.tensor(1.))``."""
-        grads = self.apply(*grad_outputs)
-        return grads[0] if len(grads) == 1 else grads
-
-    def _sequence_nr(self) -> int:
-        """The order of creation; among nodes ready to run, the engine runs the newest first."""
-        return self._seq
 
     def _unpack(self, i: int) -> Tensor | None:
         """Saved tensor ``i``, checked against in-place changes (what ``grad_fn._saved_self`` reads)."""
@@ -432,7 +420,8 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
             if record:
                 C.check_dirty(o)
         elif isinstance(o, T) and record and (o.grad_fn is not None or _is_one_of(o, args)):
-            o = _alias(o)  # forward returned an input (or a tensor with history): a new identity
+            o = wrap(o._array, counter=o._version_counter)  # forward returned an input (or a tensor with history): a
+            # new tensor over the same storage and version counter (an output must be a tensor of its own)
         if cls.is_view and isinstance(o, T):  # (a view: as in apply; one of several: PyTorch forbids changing it)
             as_view(o, args[0], (type(ctx).__name__.removesuffix("Backward0"), i) if many and enabled else None)
         results.append(o)
@@ -499,11 +488,6 @@ def _is_one_of(x: object, items: tuple | list) -> bool:
         if item is x:
             return True
     return False
-
-
-def _alias(t: Tensor) -> Tensor:
-    """A new tensor over ``t``'s storage and version counter (an output must be a tensor of its own)."""
-    return wrap(t._array, counter=t._version_counter)
 
 
 def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:

@@ -262,9 +262,29 @@ def _copy_to(view: Tensor, value: Tensor) -> None:
 
 def setitem(self: Tensor, key: Any, value: Any) -> None:
     """``x[key] = value``: for a key of ints and slices, PyTorch's ``x[key].copy_(value)`` (in place on a view of
-    x, recorded as CopySlices), otherwise ``index_put_`` (IndexPutBackward0)."""
+    x, recorded as CopySlices), otherwise ``index_put_`` (IndexPutBackward0). In forward mode the written elements
+    take the value's tangent (0 if it has none), the others keep theirs."""
     value = _as_tensor(value)
     nkey = tuple(_to_numpy_key(k) for k in key) if isinstance(key, tuple) else _to_numpy_key(key)
+    level = GradMode.dual
+    if level is None:
+        return _write(self, key, nkey, value)
+    _check_dual_view(self, (value,))
+    old, new = tangent(self), tangent(value)
+    GradMode.dual = None  # (the write itself computes no tangents: they are set here, below)
+    try:
+        _write(self, key, nkey, value)
+    finally:
+        GradMode.dual = level
+    if old is not None or new is not None:
+        t = np.array(old._array) if old is not None else np.zeros_like(self._array, dtype=new._array.dtype)
+        t[nkey] = 0 if new is None else new._array
+        self._fw = (level, wrap(t))
+    return None
+
+
+def _write(self: Tensor, key: Any, nkey: Any, value: Tensor) -> None:
+    """``setitem`` without forward mode: recorded as PyTorch records it, or a plain write into the storage."""
     recording = GradMode.enabled and (self._requires_grad or value._requires_grad)
     if recording and _is_basic_key(nkey):
         _copy_to(self[key], value)
@@ -274,15 +294,8 @@ def setitem(self: Tensor, key: Any, value: Any) -> None:
         inplace(self, lambda s, v: IndexPut.apply(s, v, nkey), value)
         return
     _check_inference(self)
-    _check_dual_view(self, (value,))
     try:
         self._array[nkey] = value._array
     except ValueError as e:
         raise RuntimeError(str(e)) from None
     self._version_counter[0] += 1
-    if GradMode.dual is not None and (tangent(self) is not None or tangent(value) is not None):
-        # forward mode: the written elements take the value's tangent (0 if it has none), the others keep theirs
-        old, new = tangent(self), tangent(value)
-        t = np.array(old._array) if old is not None else np.zeros_like(self._array, dtype=new._array.dtype)
-        t[nkey] = 0 if new is None else new._array
-        self._fw = (GradMode.dual, wrap(t))
