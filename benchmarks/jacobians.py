@@ -13,6 +13,7 @@ and the ratio jacfwd / jacrev in each library says which way round is cheaper.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -38,7 +39,13 @@ def library_jacobian(lib: ModuleType, how: str, n: int, m: int) -> Callable[[], 
     w, x = lib.tensor(wa), lib.tensor(xa)
     transform = getattr(lib.func, how)
     jac = transform(lambda v: lib.tanh(w @ v))
-    return lambda: jac(x)
+
+    def run() -> Any:
+        with warnings.catch_warnings():  # (torch.func's vmap in torch 2.13 warns that torch.jit.script is deprecated)
+            warnings.filterwarnings("ignore", "`torch.jit.script` is deprecated", DeprecationWarning)
+            return jac(x)
+
+    return run
 
 
 def numpy_jacobian(n: int, m: int) -> Callable[[], Any]:
