@@ -259,3 +259,67 @@ def test_register_multi_grad_hook_as_pytorch() -> None:
     raises(lambda lib: lib.autograd.graph.register_multi_grad_hook((lib.ones(1, requires_grad=True),), print,
                                                                    mode="some"),
            ValueError, "Expects mode to be one of ('all', 'any') but got some")
+
+
+# -- gradcheck's other checks ----------------------------------------------------------------------------------------
+def _noisy(lib: ModuleType) -> Any:
+    class Noisy(lib.autograd.Function):
+        """A backward that adds a little more each time it runs: not reentrant, and not linear in grad_output."""
+
+        calls = 0
+
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            return a * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            Noisy.calls += 1
+            return g * 2 + 1e-9 * Noisy.calls
+
+    return Noisy
+
+
+def _not_materialized(lib: ModuleType) -> Any:
+    class Twice(lib.autograd.Function):
+        """Asks for None (not zeros) when its output gets no gradient, and then wrongly returns a gradient."""
+
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.set_materialize_grads(False)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return lib.full((2,), 2.0, dtype=lib.float64) if g is None else g * 2
+
+    return Twice
+
+
+def _x(lib: ModuleType) -> Any:
+    return lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+
+
+GRADCHECKS = {
+    "not reentrant": (lambda lib: lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),)), "Backward is not reentrant"),
+    "not multiplied by grad_output": (
+        lambda lib: lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),), nondet_tol=1e-6),
+        "backward not multiplied by grad_output"),
+    "undefined output grads": (lambda lib: lib.autograd.gradcheck(_not_materialized(lib).apply, (_x(lib),)),
+                               "Expected all input grads to be undefined or zero"),
+}
+
+
+@pytest.mark.parametrize("name", list(GRADCHECKS))
+def test_gradchecks_other_checks_as_pytorch(name: str) -> None:
+    program, start = GRADCHECKS[name]
+    kind, text, _ = as_pytorch(program)
+    assert kind == "GradcheckError" and text.startswith(start)
+
+
+def test_gradcheck_checks_can_be_relaxed_or_reported_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        return (lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),), raise_exception=False),
+                lib.autograd.gradcheck(_not_materialized(lib).apply, (_x(lib),), check_undefined_grad=False))
+
+    as_pytorch(program, (None, "(False, True)", []))

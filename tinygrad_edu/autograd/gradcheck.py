@@ -29,11 +29,12 @@ from typing import Any
 import numpy as np
 
 from .._creation import rand
+from ..core.function import learners_gradients
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
 from .engine import grad
 
-# PyTorch's gradcheck takes these too; here they change nothing (no sparse, batched or forward-mode AD).
+# PyTorch's gradcheck takes these too; those not read below change nothing (no sparse, batched or forward-mode AD).
 _ACCEPTED = {"nondet_tol", "check_undefined_grad", "check_grad_dtypes", "fast_mode", "masked",
              "check_batched_grad", "check_batched_forward_grad", "check_forward_ad", "check_backward_ad",
              "gen_non_contig_grad_outputs", "check_fwd_over_rev", "check_rev_over_rev"}
@@ -120,7 +121,14 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
                     return False
                 raise GradcheckError("Numerical gradient for function expected to be zero")
         return True
-    analytical = _analytical_jacobians(tuple(outputs[k] for k in keep), [inputs[i] for i in diff])
+    checked = tuple(outputs[k] for k in keep)
+    analytical = _analytical_jacobians(checked, [inputs[i] for i in diff])
+    again = _analytical_jacobians(checked, [inputs[i] for i in diff])  # backward must give the same numbers again
+    if any(np.abs(a - b).max(initial=0) > options.get("nondet_tol", 0.0)
+           for row, row_again in zip(analytical, again) for a, b in zip(row, row_again)):
+        if not raise_exception:
+            return False
+        raise GradcheckError(_NOT_REENTRANT.format(float(options.get("nondet_tol", 0.0))))
     for j, i in enumerate(diff):
         numerical = _numerical_jacobians(func, inputs, i, eps)
         for o, (num, ana) in enumerate(zip((numerical[k] for k in keep), (a[j] for a in analytical))):
@@ -129,7 +137,68 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
                     return False
                 raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {j:d},\n"
                                      f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
+    try:
+        _backward_multiplies_by_grad_output(checked, [inputs[i] for i in diff])
+        if options.get("check_undefined_grad", True):
+            _undefined_grads_give_none_or_zeros(checked)
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
     return True
+
+
+_NOT_REENTRANT = (
+    "Backward is not reentrant, i.e., running backward with same input and grad_output multiple times gives different "
+    "values, although analytical gradient matches numerical gradient.The tolerance for nondeterminism was {}.\n\n"
+    "NOTE: If your op relies on non-deterministic operations i.e., it is listed here:\n"
+    "https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html\nthis failure might be "
+    "expected.\n\nIf you are adding a new operator, please file an issue and then use one of the\nworkarounds. The "
+    "workaround depends on how your test invokes gradcheck/gradgradcheck.\nIf the test\n- manually invokes "
+    "gradcheck/gradgradcheck, then call gradcheck/gradgradcheck\n  with `nondet_tol=<tol>` as a keyword argument.\n"
+    "- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test\n  to have "
+    "`gradcheck_nondet_tol=<tol>`.\n- is a Module test (e.g., in common_nn.py), then modify the corresponding\n  "
+    "module_test entry to have `gradcheck_nondet_tol=<tol>`\n")
+
+
+def _backward_multiplies_by_grad_output(outputs: tuple[Tensor, ...], inputs: list[Tensor]) -> None:
+    """A backward is linear in the gradient it receives: zero gradients in must give zero gradients out."""
+    zeros = [_wrap(np.zeros_like(o._array)) for o in outputs]
+    for g, x in zip(grad(outputs, inputs, zeros, retain_graph=True, allow_unused=True), inputs):
+        if g is None:
+            continue
+        if np.any(g._array != 0):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g._array.dtype != x._array.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g._array.shape != x._array.shape:
+            raise GradcheckError("grad is incorrect size")
+
+
+def _undefined_grads_give_none_or_zeros(outputs: tuple[Tensor, ...]) -> None:
+    """A Function's backward must accept outputs that got no gradient (None, when it asked not to materialize zeros)
+    and then give None or zeros: what PyTorch checks by sending undefined gradients. (Built-in ops' nodes do.)"""
+    for node in {id(o.grad_fn): o.grad_fn for o in outputs if o.grad_fn is not None}.values():
+        if not node._learners:
+            continue
+        given = [None if not node.materialize_grads else _wrap(np.zeros(*meta))
+                 for meta in getattr(node, "_output_meta", [(outputs[0]._array.shape, outputs[0]._array.dtype)])]
+        try:
+            result = learners_gradients(node, given)
+        except Exception as error:
+            warnings.warn(_UNDEFINED_BC, UserWarning, stacklevel=3)
+            raise GradcheckError('Expected backward function to handle undefined output grads. Please look at "Notes '
+                                 'about undefined output gradients" in "tools/autograd/derivatives.yaml"') from error
+        if any(g is not None and np.any(g._array != 0) for g in result):
+            warnings.warn(_UNDEFINED_BC, UserWarning, stacklevel=3)
+            raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are undefined "
+                                 'or zero. Please look at "Notes about undefined output gradients" in '
+                                 '"tools/autograd/derivatives.yaml"')
+
+
+_UNDEFINED_BC = ("Backwards compatibility: New undefined gradient support checking feature is enabled by default, but "
+                 "it may break existing callers of this function. If this is true for you, you can call this function "
+                 'with "check_undefined_grad=False" to disable the feature')
 
 
 def gradgradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | Sequence[Any],
