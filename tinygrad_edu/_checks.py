@@ -6,6 +6,7 @@ also the rules themselves, where numpy's differ (a dim counted from the end, a -
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import traceback
@@ -107,6 +108,16 @@ def float_only(a: np.ndarray, name: str) -> np.ndarray:
 
 
 # -- what backward() is given, what hooks and a learner's backward may return (the engine runs them) ---------------
+def with_defaults(forward: Callable, args: tuple, kwargs: dict) -> tuple:
+    """The inputs of a Function written in PyTorch 2's style, as its ``setup_context`` sees them: the caller's
+    arguments bound to ``forward``'s signature, the defaults they left out filled in (PyTorch binds them so)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)  # (TypeError: missing a required argument: 'x')
+    bound.apply_defaults()
+    if bound.kwargs:  # a keyword-only parameter: PyTorch hands it to forward, which its own apply then refuses
+        raise TypeError(f"forward() got an unexpected keyword argument '{next(iter(bound.kwargs))}'")
+    return bound.args
+
+
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
     """``x.requires_grad = value`` (``attribute``) or ``x.requires_grad_(value)``: PyTorch words the refusals of
     its attribute and its method differently; both texts are kept. ``inference``: x is an inference tensor, outside

@@ -328,6 +328,7 @@ class FunctionMeta(type):
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
                 return output
+            cls.apply = classmethod(lambda c, *a, **k: Function.apply.__func__(c, *C.with_defaults(c.forward, a, k)))
         cls._forward_with_ctx = staticmethod(forward)
         node_name = namespace.get("node_name", f"{name}Backward")
         cls._builtin = "node_name" in namespace  # (a learner's Function names no node)
