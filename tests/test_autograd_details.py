@@ -66,3 +66,67 @@ def test_setup_context_style_apply_checks_the_arguments_as_pytorch() -> None:
     """Arguments that do not fit forward's signature are refused by the binding, in Python's words."""
     raises(lambda lib: _scale(lib).apply(), TypeError, "missing a required argument: 'x'")
     raises(lambda lib: _scale(lib).apply(lib.ones(1), 1.0, 2, 3), TypeError, "too many positional arguments")
+
+
+def test_a_saved_input_detached_in_place_is_refused_by_the_formula() -> None:
+    """sin saves its input y; after ``y.detach_()`` y has lost the history the node saved it with, and PyTorch's
+    backward refuses to use it (detaching in place, after the graph was built, is a bug to report)."""
+
+    def run(lib: ModuleType) -> None:
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        w = y.sin()
+        y.detach_()
+        w.sum().backward()
+
+    raises(run, RuntimeError, "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+                              "This is not supported, please use out-of-place `.detach()` instead")
+
+
+def test_where_pytorch_still_hands_out_a_saved_tensor_detached_in_place() -> None:
+    """PyTorch checks only where a built-in formula reads a saved input: a saved output (exp's result), a learner's
+    ``ctx.saved_tensors``, ``grad_fn._saved_self`` and tensors saved under saved_tensors_hooks are handed out."""
+
+    def run(lib: ModuleType) -> str:
+        class Twice(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return g * x
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y, z = x * 1, x * 3
+        out = Twice.apply(y) + z.exp()
+        w = z.cos()
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            u = x * 5
+            h = u.sin()
+        u.detach_()
+        z.detach_()
+        y.detach_()
+        (out.sum() + h.sum()).backward()
+        return f"{x.grad} {w.grad_fn._saved_self}"
+
+    assert as_pytorch(run)[1] == repr("tensor([  62.6749, 1208.0911]) tensor([3., 6.])")
+
+
+def test_a_tensor_detached_in_place_can_be_saved_again_as_a_leaf() -> None:
+    """The refusal is for the nodes that saved the tensor while it had its history: used after ``detach_()``, it is
+    a leaf like any other, saved and read without complaint."""
+
+    def run(lib: ModuleType) -> str:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        keep = y.sin()  # a node that saved y with its history, kept alive
+        y.detach_()
+        (y * x).sum().backward()  # mul saves y, now a leaf
+        y.requires_grad_()
+        y.cos().sum().backward()  # cos saves y, a leaf that requires grad
+        return f"{x.grad} {y.grad} {keep.grad_fn.name()}"
+
+    assert as_pytorch(run)[1] == repr("tensor([2., 4.]) tensor([-0.9093,  0.7568]) SinBackward0")

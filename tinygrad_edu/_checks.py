@@ -118,6 +118,18 @@ def with_defaults(forward: Callable, args: tuple, kwargs: dict) -> tuple:
     return bound.args
 
 
+def refuse_saved(saved: Any, node: Any, peek: bool) -> None:
+    """Why a saved tensor cannot be used: changed in place since it was saved, or (an input) detached in place.
+    PyTorch checks the latter only where a built-in's formula reads it, not for a learner's ``ctx.saved_tensors``
+    nor ``grad_fn._saved_self`` (``peek``), which still get the tensor."""
+    t = saved.tensor
+    old = t._detached() if t is not None and t._detached is not None else None  # the history detach_() took away
+    if old is not None and not (peek or node._learners) and any(f is old for f, _ in node.next_functions):
+        raise RuntimeError(M.SAVED_DETACHED)  # (saved while it had that history: the node's edge still leads there)
+    if (t._version_counter if t is not None else saved.counter)[0] != saved.version:
+        raise RuntimeError(M.modified_inplace(saved, node))
+
+
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
     """``x.requires_grad = value`` (``attribute``) or ``x.requires_grad_(value)``: PyTorch words the refusals of
     its attribute and its method differently; both texts are kept. ``inference``: x is an inference tensor, outside

@@ -105,7 +105,7 @@ class Node(_hooks.NodeHooks):
         saved = self._saved[i] if self._saved else None
         if saved is FREED:
             raise RuntimeError(M.FREED)
-        return None if saved is None else saved.unpack(self)
+        return None if saved is None else saved.unpack(self, peek=True)
 
     def _release_variables(self) -> None:
         """Free the saved tensors (after backward, unless retain_graph=True); an empty slot still answers None."""
@@ -133,10 +133,10 @@ class SavedTensor:
         if is_output:  # (kept as its parts: see above)
             self.array, self.counter, self.output_nr = tensor._array, tensor._version_counter, tensor._output_nr
 
-    def unpack(self, node: Node) -> Tensor:
-        t = self.tensor
-        if (t._version_counter if t is not None else self.counter)[0] != self.version:  # changed in place since
-            raise RuntimeError(M.modified_inplace(self, node))  # saved: the gradient would be wrong
+    def unpack(self, node: Node, peek: bool = False) -> Tensor:
+        t = self.tensor  # (None: an output. peek: for grad_fn._saved_self, which shows an input even once detach_()-ed)
+        if (t._version_counter if t is not None else self.counter)[0] != self.version or getattr(t, "_detached", None):
+            C.refuse_saved(self, node, peek)  # changed in place since saved (the gradient would be wrong), or detached
         return t if t is not None else wrap(self.array, node, self.output_nr, self.counter)
 
 
