@@ -10,7 +10,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, oracle, outcome, raises
+
+import tinygrad_edu as tg
 
 
 def _scale(lib: ModuleType, grads: int = 3) -> Any:
@@ -130,3 +132,80 @@ def test_a_tensor_detached_in_place_can_be_saved_again_as_a_leaf() -> None:
         return f"{x.grad} {y.grad} {keep.grad_fn.name()}"
 
     assert as_pytorch(run)[1] == repr("tensor([2., 4.]) tensor([-0.9093,  0.7568]) SinBackward0")
+
+
+def _own_frames(text: str) -> str:
+    """A warning's text with only the checked program's frames in its tracebacks (``run`` and the backwards it calls:
+    each library shows its own frames too, and the test's frames differ between the two calls)."""
+    lines, kept, skip = text.split("\n"), [], False
+    for line in lines:
+        if line.startswith("  File "):
+            skip = __file__ not in line or not line.endswith((" in run", " in backward"))
+        elif not line.startswith("    "):
+            skip = False
+        if not skip:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_anomaly_mode_shows_the_nodes_whose_backward_made_the_failing_node() -> None:
+    """A backward formula that fails in a third-order backward: anomaly mode shows where the failing node's forward
+    ran (inside the backward of Sq, during the second pass), then, one warning each, where the node that made it ran
+    its forward, and the node that made that one, back to the learner's first forward."""
+
+    def run(lib: ModuleType) -> Any:
+        class Bad(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                raise ValueError("a backward formula that fails")
+
+        class Sq(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return Bad.apply(g * 2 * x)  # Bad's node: made by SqBackward
+
+        class Cube(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x**3
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.detect_anomaly():
+            y = Cube.apply(x).sum()
+            (gx,) = lib.autograd.grad(y, x, create_graph=True)
+            (ggx,) = lib.autograd.grad(gx.sum(), x, create_graph=True)
+            ggx.sum().backward()
+
+    def seen(lib: ModuleType) -> tuple:
+        kind, text, caught = outcome(run, lib)
+        return kind, text, [_own_frames(w) for w in caught]
+
+    ours = seen(tg)
+    assert ours[:2] == ("ValueError", "a backward formula that fails")
+    assert [w.split("\n")[0] for w in ours[2]] == [
+        "UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+        "enabled for debugging.",
+        "UserWarning: Error detected in BadBackward. Traceback of forward call that caused the error:",
+        "UserWarning: ", "UserWarning: "]
+    assert "Previous calculation was induced by SqBackward. Traceback of forward call that induced the previous " \
+           "calculation:" in ours[2][2]
+    assert "return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward" in ours[2][2]
+    assert "Previous calculation was induced by CubeBackward." in ours[2][3] and "y = Cube.apply(x).sum()" in ours[2][3]
+    if oracle() is not None:
+        assert ours == seen(oracle())

@@ -265,9 +265,27 @@ def check_view_inplace(t: Any) -> None:
         raise RuntimeError(M.VIEW_OF_LEAF_INPLACE)
 
 
+ANOMALY_RUNNING: list = []  # the nodes anomaly mode is running (innermost last): a node made meanwhile is their child
+
+
+def remember_forward(node: Any) -> None:
+    """Anomaly mode: where the learner's code made ``node`` and, if a backward formula made it (create_graph), the
+    node whose backward that was: its parent, whose own forward the warnings show too."""
+    node._forward_stack = traceback.extract_stack()
+    node._anomaly_parent = ANOMALY_RUNNING[-1] if ANOMALY_RUNNING else None
+
+
+def _learners_lines(stack: list) -> str:
+    """A forward's traceback, the learner's lines only: frames inside tinygrad_edu would hide them."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    return "".join(traceback.format_list([f for f in stack if not os.path.abspath(f.filename).startswith(package)]))
+
+
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:
     """Anomaly detection (``set_detect_anomaly``): run the node; if it fails (or, with check_nan, returns nan),
-    show where its forward ran, in the learner's own code, then let the error go on."""
+    show where its forward ran, in the learner's own code, and (a node a backward made, in a double backward)
+    where each node whose backward made it ran its forward, then let the error go on."""
+    ANOMALY_RUNNING.append(node)
     try:
         inputs = run(node, grads)
         if check_nan:
@@ -278,9 +296,15 @@ def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tu
         return inputs
     except Exception:
         stack = getattr(node, "_forward_stack", None)
-        if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them
-            package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-            user = [frame for frame in stack if not os.path.abspath(frame.filename).startswith(package)]
+        if stack:
             warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-                          + "".join(traceback.format_list(user)), UserWarning, stacklevel=2)
+                          + _learners_lines(stack), UserWarning, stacklevel=2)
+            parent = node._anomaly_parent
+            while parent is not None and getattr(parent, "_forward_stack", None):
+                warnings.warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call "
+                              "that induced the previous calculation:\n" + _learners_lines(parent._forward_stack),
+                              UserWarning, stacklevel=2)
+                parent = parent._anomaly_parent
         raise
+    finally:
+        ANOMALY_RUNNING.pop()

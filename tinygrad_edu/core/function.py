@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 import operator
 import sys
-import traceback
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -510,7 +509,7 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._learners:  # (a learner's: its tensor inputs' shapes and dtypes, to check what its backward returns)
         ctx._input_meta = tuple([(a._array.shape, a._array.dtype) for a in args if isinstance(a, T)])
     if GradMode.anomaly:  # (where the learner's code made it, for the "Error detected in ..." warning)
-        ctx._forward_stack = traceback.extract_stack()
+        C.remember_forward(ctx)
 
 
 _UNSHARED = _steal.unshared_counts(_unshared)  # (measured once: what _unshared counts when nobody else holds it)
