@@ -209,3 +209,35 @@ def test_anomaly_mode_shows_the_nodes_whose_backward_made_the_failing_node() -> 
     assert "Previous calculation was induced by CubeBackward." in ours[2][3] and "y = Cube.apply(x).sum()" in ours[2][3]
     if oracle() is not None:
         assert ours == seen(oracle())
+
+
+def test_autograd_grad_runs_the_hooks_of_the_nodes_it_needs_only() -> None:
+    """``autograd.grad(y, x)`` runs only the nodes leading to x: the hooks of tensors off that path (a leaf it does
+    not ask for, a non-leaf whose node leads elsewhere) do not fire, as in PyTorch, which does not queue those
+    nodes. A tensor asked for gets its own hooks (they change what is captured); ``backward(inputs=...)`` alike."""
+
+    def run(lib: ModuleType) -> str:
+        seen: list = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, 4.0], requires_grad=True)
+        x.register_hook(lambda g: seen.append("x"))
+        w.register_hook(lambda g: seen.append("w"))
+        w.register_post_accumulate_grad_hook(lambda t: seen.append("w accumulated"))
+        z = w * 2
+        z.register_hook(lambda g: seen.append("z"))
+        z.grad_fn.register_prehook(lambda g: seen.append("z's node pre-hook"))
+        z.grad_fn.register_hook(lambda gi, go: seen.append("z's node hook"))
+        m = x * z
+        m.register_hook(lambda g: seen.append("m"))
+        y = m.sum()
+        report = []
+        for inputs in ([x], [z], [x, w]):
+            grads = lib.autograd.grad(y, inputs, retain_graph=True)
+            report.append(f"{[tuple(g.tolist()) for g in grads]} {seen}")
+            seen.clear()
+        y.backward(inputs=[x])
+        return "; ".join([*report, f"{seen} {x.grad} {w.grad}"])
+
+    assert as_pytorch(run)[1] == repr(
+        "[(6.0, 8.0)] ['m', 'x']; [(1.0, 2.0)] ['m', 'z']; [(6.0, 8.0), (2.0, 4.0)] ['m', 'x', 'z', \"z's node "
+        "pre-hook\", \"z's node hook\", 'w']; ['m', 'x'] tensor([6., 8.]) None")

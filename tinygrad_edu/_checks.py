@@ -130,6 +130,16 @@ def refuse_saved(saved: Any, node: Any, peek: bool) -> None:
         raise RuntimeError(M.modified_inplace(saved, node))
 
 
+def check_grad_inputs(inputs: tuple, roots_checked: bool = False) -> tuple:
+    """``autograd.grad``'s inputs, checked in PyTorch's order: that there are some (before the outputs are checked),
+    then, once the outputs were, that each requires grad."""
+    if not inputs:
+        raise RuntimeError(M.GRAD_INPUTS_EMPTY)
+    if roots_checked and any(not t._requires_grad for t in inputs):
+        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
+    return inputs
+
+
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
     """``x.requires_grad = value`` (``attribute``) or ``x.requires_grad_(value)``: PyTorch words the refusals of
     its attribute and its method differently; both texts are kept. ``inference``: x is an inference tensor, outside
