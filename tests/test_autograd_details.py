@@ -69,6 +69,21 @@ def test_setup_context_style_apply_checks_the_arguments_as_pytorch() -> None:
     raises(lambda lib: _scale(lib).apply(), TypeError, "missing a required argument: 'x'")
     raises(lambda lib: _scale(lib).apply(lib.ones(1), 1.0, 2, 3), TypeError, "too many positional arguments")
 
+    def keyword_only(lib: ModuleType) -> Any:
+        class KeywordOnly(lib.autograd.Function):
+            @staticmethod
+            def forward(x: Any, *, k: float = 3.0) -> Any:
+                return x * k
+
+            @staticmethod
+            def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+                pass
+
+        return KeywordOnly.apply(lib.ones(1))
+
+    # a keyword-only parameter, even left to its default, is handed to forward as a keyword, which apply refuses
+    raises(keyword_only, TypeError, "forward() got an unexpected keyword argument 'k'")
+
 
 def test_a_saved_input_detached_in_place_is_refused_by_the_formula() -> None:
     """sin saves its input y; after ``y.detach_()`` y has lost the history the node saved it with, and PyTorch's
