@@ -1,258 +1,325 @@
-"""Details of PyTorch's autograd a learner meets at the edges: what ``setup_context`` is given, a saved tensor
-detached in place, anomaly mode in a double backward, and which hooks ``autograd.grad`` runs.
-
-Each check runs with tinygrad_edu and, when torch is installed, with torch (``_oracle``): same result, same
-exception type and message, same warnings.
-"""
+"""Details of PyTorch's autograd a learner meets past the lessons: errors PyTorch raises (a second backward through
+freed indices, a tensor assigned as its own grad, mark_dirty on a view made in forward), numpy() inside a Function's
+forward, atan2's gradient at the origin, ``is_inference``. Each against PyTorch when it is installed."""
 
 from __future__ import annotations
 
 from types import ModuleType
 from typing import Any
 
-from _oracle import as_pytorch, oracle, outcome, raises
+import numpy as np
+import pytest
+from _oracle import as_pytorch, raises
 
-import tinygrad_edu as tg
-
-
-def _scale(lib: ModuleType, grads: int = 3) -> Any:
-    """A Function in PyTorch 2's style whose forward has defaults; setup_context records the inputs it is given."""
-
-    class Scale(lib.autograd.Function):
-        seen: list = []
-
-        @staticmethod
-        def forward(x: Any, a: float = 2.0, b: Any = None) -> Any:
-            return x * a
-
-        @staticmethod
-        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
-            Scale.seen.append(tuple(i if not isinstance(i, lib.Tensor) else "x" for i in inputs))
-            ctx.a = inputs[1]
-
-        @staticmethod
-        def backward(ctx: Any, g: Any) -> tuple:
-            return (g * ctx.a, None, None)[:grads]
-
-    return Scale
+from tinygrad_edu import _messages as M
 
 
-def test_setup_context_sees_the_defaults_the_caller_left_out() -> None:
-    """PyTorch binds the caller's arguments to forward's signature and fills in the defaults: setup_context's
-    ``inputs`` always has one entry per parameter, however the caller called apply."""
-
-    def run(lib: ModuleType) -> str:
-        scale = _scale(lib)
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        scale.apply(x)
-        scale.apply(x, 5.0)
-        scale.apply(x, b=7)
-        scale.apply(x, a=3.0).sum().backward()
-        return f"{scale.seen} {x.grad}"
-
-    assert as_pytorch(run)[1] == repr("[('x', 2.0, None), ('x', 5.0, None), ('x', 2.0, 7), ('x', 3.0, None)] "
-                                      "tensor([3., 3.])")
+def twice_through_index_put(lib: ModuleType) -> None:
+    b = lib.tensor([1.0, 2.0, 3.0], requires_grad=True, dtype=lib.float64)
+    c = lib.zeros(3, dtype=lib.float64)
+    c[[1, 2]] = b[[1, 1]]
+    c.backward(lib.ones(3, dtype=lib.float64))
+    c.backward(lib.ones(3, dtype=lib.float64))
 
 
-def test_setup_context_defaults_count_as_inputs_for_backward() -> None:
-    """The filled-in defaults are inputs like the others: backward returns one gradient for each."""
-
-    def run(lib: ModuleType) -> None:
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        _scale(lib, grads=1).apply(x).sum().backward()
-
-    raises(run, RuntimeError, "function ScaleBackward returned an incorrect number of gradients (expected 3, got 1)")
+def twice_through_index(lib: ModuleType) -> None:
+    b = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    c = b[[0, 2, 2]].sum()
+    c.backward()
+    c.backward()
 
 
-def test_setup_context_style_apply_checks_the_arguments_as_pytorch() -> None:
-    """Arguments that do not fit forward's signature are refused by the binding, in Python's words."""
-    raises(lambda lib: _scale(lib).apply(), TypeError, "missing a required argument: 'x'")
-    raises(lambda lib: _scale(lib).apply(lib.ones(1), 1.0, 2, 3), TypeError, "too many positional arguments")
+@pytest.mark.parametrize("program", [twice_through_index_put, twice_through_index])
+def test_a_second_backward_through_freed_indices_raises(program: Any) -> None:
+    raises(program, RuntimeError, M.FREED)
 
-    def keyword_only(lib: ModuleType) -> Any:
-        class KeywordOnly(lib.autograd.Function):
+
+def test_a_view_can_run_backward_twice_it_saves_nothing() -> None:
+    def program(lib: ModuleType) -> Any:
+        b = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        c = b[1, :1].sum()
+        c.backward()
+        c.backward()
+        return b.grad.tolist()
+
+    as_pytorch(program)
+
+
+def test_a_tensor_cannot_be_its_own_grad() -> None:
+    def program(lib: ModuleType) -> None:
+        x = lib.ones(3, requires_grad=True)
+        x.grad = x
+
+    raises(program, RuntimeError, "can't assign Variable as its own grad")
+
+
+def test_mark_dirty_on_a_view_made_in_forward_of_a_leaf() -> None:
+    def program(lib: ModuleType) -> Any:
+        class Half(lib.autograd.Function):
             @staticmethod
-            def forward(x: Any, *, k: float = 3.0) -> Any:
-                return x * k
+            def forward(ctx: Any, a: Any) -> Any:
+                v = a[:2]
+                v.mul_(0.5)
+                ctx.mark_dirty(v)
+                return v
 
             @staticmethod
-            def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
-                pass
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
 
-        return KeywordOnly.apply(lib.ones(1))
+        return Half.apply(lib.ones(3, requires_grad=True))
 
-    # a keyword-only parameter, even left to its default, is handed to forward as a keyword, which apply refuses
-    raises(keyword_only, TypeError, "forward() got an unexpected keyword argument 'k'")
+    raises(program, RuntimeError, "a leaf Variable that requires grad has been used in an in-place operation.")
 
 
-def test_a_saved_input_detached_in_place_is_refused_by_the_formula() -> None:
-    """sin saves its input y; after ``y.detach_()`` y has lost the history the node saved it with, and PyTorch's
-    backward refuses to use it (detaching in place, after the graph was built, is a bug to report)."""
+def test_numpy_inside_a_functions_forward() -> None:
+    """forward runs with grad mode off, where numpy() of a tensor that requires grad is allowed."""
+    def program(lib: ModuleType) -> Any:
+        class NumpySin(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, a: Any) -> Any:
+                ctx.save_for_backward(a)
+                return lib.tensor(np.sin(a.numpy()))
 
-    def run(lib: ModuleType) -> None:
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (a,) = ctx.saved_tensors
+                return g * lib.tensor(np.cos(a.detach().numpy()))
+
+        x = lib.tensor([0.0, 1.0], requires_grad=True)
+        y = NumpySin.apply(x)
+        y.sum().backward()
+        return y, [round(v, 4) for v in x.grad.tolist()]
+
+    as_pytorch(program)
+    raises(lambda lib: lib.ones(2, requires_grad=True).numpy(), RuntimeError, M.NUMPY_REQUIRES_GRAD)
+
+
+def test_atan2_gradient_at_the_origin_is_zero() -> None:
+    def program(lib: ModuleType) -> Any:
+        y = lib.tensor([0.0, 0.0, -0.0, 1e-30, 3.0], requires_grad=True)
+        x = lib.tensor([0.0, -0.0, 0.0, 0.0, 4.0], requires_grad=True)
+        lib.atan2(y, x).backward(lib.full((5,), 2.0))
+        return x.grad, y.grad
+
+    as_pytorch(program)
+
+
+def test_is_inference_as_a_function() -> None:
+    def program(lib: ModuleType) -> Any:
+        with lib.inference_mode():
+            a = lib.ones(2)
+        b = lib.ones(2)
+        return lib.is_inference(a), lib.is_inference(b), a.is_inference(), lib.is_inference_mode_enabled()
+
+    as_pytorch(program, (None, "(True, False, True, False)", []))
+
+
+# -- hooks -----------------------------------------------------------------------------------------------------------
+def test_hooks_run_in_pytorchs_order() -> None:
+    """Tensor hooks, then the node's pre-hooks, the node, its post-hooks; on a leaf: its tensor hooks, AccumulateGrad's
+    pre-hooks, the accumulation, post-accumulate hooks, AccumulateGrad's post-hooks."""
+    def program(lib: ModuleType) -> Any:
+        log = []
         x = lib.ones(2, requires_grad=True)
         y = x * 2
-        w = y.sin()
-        y.detach_()
-        w.sum().backward()
+        y.grad_fn.register_hook(lambda gi, go: log.append("y node post"))
+        y.register_hook(lambda g: log.append("y tensor"))
+        y.grad_fn.register_prehook(lambda go: log.append("y node pre"))
+        y.retain_grad()
+        y.register_hook(lambda g: log.append(f"y tensor, after retain_grad: y.grad {y.grad}"))
+        acc = y.grad_fn.next_functions[0][0]
+        acc.register_hook(lambda gi, go: log.append(f"acc post: x.grad {x.grad}"))
+        x.register_post_accumulate_grad_hook(lambda t: log.append(f"post-accumulate: x.grad {t.grad}"))
+        acc.register_prehook(lambda go: (log.append("acc pre, gradient x 10"), (go[0] * 10,))[1])
+        x.register_hook(lambda g: log.append("x tensor"))
+        y.sum().backward()
+        return log
 
-    raises(run, RuntimeError, "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
-                              "This is not supported, please use out-of-place `.detach()` instead")
+    as_pytorch(program)
 
 
-def test_where_pytorch_still_hands_out_a_saved_tensor_detached_in_place() -> None:
-    """PyTorch checks only where a built-in formula reads a saved input: a saved output (exp's result), a learner's
-    ``ctx.saved_tensors``, ``grad_fn._saved_self`` and tensors saved under saved_tensors_hooks are handed out."""
+def test_a_post_accumulate_hook_returning_a_tensor() -> None:
+    def program(lib: ModuleType) -> None:
+        w = lib.ones(2, requires_grad=True)
+        w.register_post_accumulate_grad_hook(lambda t: t.grad * 2)
+        (w * 3).sum().backward()
 
-    def run(lib: ModuleType) -> str:
-        class Twice(lib.autograd.Function):
+    raises(program, RuntimeError, "Tensor post accumulate grad hooks should return None.")
+
+
+# -- saved-tensor hooks ----------------------------------------------------------------------------------------------
+def test_saved_tensor_hooks_pack_and_unpack_in_pytorchs_order_under_create_graph() -> None:
+    def program(lib: ModuleType) -> Any:
+        log = []
+
+        def pack(t: Any) -> Any:
+            log.append(("pack", round(t.detach().sum().item(), 3)))
+            return t
+
+        def unpack(t: Any) -> Any:
+            log.append(("unpack", round(t.detach().sum().item(), 3)))
+            return t
+
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+            y = (x * x * x).sin() * x.exp()
+            (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+            (gg,) = lib.autograd.grad(g.sum(), x)
+        return log, [round(v, 3) for v in gg.tolist()]
+
+    as_pytorch(program)
+
+
+@pytest.mark.parametrize("where", ["forward", "backward", "both"])
+def test_what_a_pack_hook_computes_is_a_value_not_a_path(where: str) -> None:
+    """A pack hook's ``2 * t`` changes the saved value; the unpacked tensor keeps the saved tensor's history, so
+    the second derivative counts each saved value once (as PyTorch)."""
+    def program(lib: ModuleType) -> Any:
+        hooks = lib.autograd.graph.saved_tensors_hooks(lambda t: 2 * t, lambda t: t)
+        a = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        with hooks if where != "backward" else _nothing():
+            y = (a.sin() * a * a).sum()
+        with hooks if where != "forward" else _nothing():
+            (g,) = lib.autograd.grad(y, (a,), create_graph=True)
+            g.sum().backward()
+        return [round(v, 3) for v in a.grad.tolist()]
+
+    as_pytorch(program)
+
+
+class _nothing:  # noqa: N801
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+# -- custom Functions ------------------------------------------------------------------------------------------------
+def test_custom_function_details_as_pytorch() -> None:
+    """A number argument gets no edge; an input that needs no grad receives None in a node hook; materialized
+    zeros for an output that got no gradient; gradcheck and gradgradcheck of a Function with three outputs."""
+    def program(lib: ModuleType) -> Any:
+        class Scale(lib.autograd.Function):
             @staticmethod
-            def forward(ctx: Any, x: Any) -> Any:
-                ctx.save_for_backward(x)
-                return x * 2
-
-            @staticmethod
-            def backward(ctx: Any, g: Any) -> Any:
-                (x,) = ctx.saved_tensors
-                return g * x
-
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        y, z = x * 1, x * 3
-        out = Twice.apply(y) + z.exp()
-        w = z.cos()
-        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
-            u = x * 5
-            h = u.sin()
-        u.detach_()
-        z.detach_()
-        y.detach_()
-        (out.sum() + h.sum()).backward()
-        return f"{x.grad} {w.grad_fn._saved_self}"
-
-    assert as_pytorch(run)[1] == repr("tensor([  62.6749, 1208.0911]) tensor([3., 6.])")
-
-
-def test_a_tensor_detached_in_place_can_be_saved_again_as_a_leaf() -> None:
-    """The refusal is for the nodes that saved the tensor while it had its history: used after ``detach_()``, it is
-    a leaf like any other, saved and read without complaint."""
-
-    def run(lib: ModuleType) -> str:
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        y = x * 2
-        keep = y.sin()  # a node that saved y with its history, kept alive
-        y.detach_()
-        (y * x).sum().backward()  # mul saves y, now a leaf
-        y.requires_grad_()
-        y.cos().sum().backward()  # cos saves y, a leaf that requires grad
-        return f"{x.grad} {y.grad} {keep.grad_fn.name()}"
-
-    assert as_pytorch(run)[1] == repr("tensor([2., 4.]) tensor([-0.9093,  0.7568]) SinBackward0")
-
-
-def _own_frames(text: str) -> str:
-    """A warning's text with only the checked program's frames in its tracebacks (``run`` and the backwards it calls:
-    each library shows its own frames too, and the test's frames differ between the two calls)."""
-    lines, kept, skip = text.split("\n"), [], False
-    for line in lines:
-        if line.startswith("  File "):
-            skip = __file__ not in line or not line.endswith((" in run", " in backward"))
-        elif not line.startswith("    "):
-            skip = False
-        if not skip:
-            kept.append(line)
-    return "\n".join(kept)
-
-
-def test_anomaly_mode_shows_the_nodes_whose_backward_made_the_failing_node() -> None:
-    """A backward formula that fails in a third-order backward: anomaly mode shows where the failing node's forward
-    ran (inside the backward of Sq, during the second pass), then, one warning each, where the node that made it ran
-    its forward, and the node that made that one, back to the learner's first forward."""
-
-    def run(lib: ModuleType) -> Any:
-        class Bad(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx: Any, x: Any) -> Any:
-                return x.clone()
-
-            @staticmethod
-            def backward(ctx: Any, g: Any) -> Any:
-                raise ValueError("a backward formula that fails")
-
-        class Sq(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx: Any, x: Any) -> Any:
-                ctx.save_for_backward(x)
-                return x * x
+            def forward(ctx: Any, a: Any, k: float, b: Any) -> Any:
+                return a * k + b
 
             @staticmethod
             def backward(ctx: Any, g: Any) -> Any:
-                (x,) = ctx.saved_tensors
-                return Bad.apply(g * 2 * x)  # Bad's node: made by SqBackward
+                return g * 2, None, g
 
-        class Cube(lib.autograd.Function):
+        class Three(lib.autograd.Function):
             @staticmethod
-            def forward(ctx: Any, x: Any) -> Any:
-                ctx.save_for_backward(x)
-                return x**3
+            def forward(ctx: Any, a: Any, b: Any) -> Any:
+                ctx.save_for_backward(a, b)
+                return a * b, a + b, a - b
 
             @staticmethod
-            def backward(ctx: Any, g: Any) -> Any:
-                (x,) = ctx.saved_tensors
-                return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward
+            def backward(ctx: Any, g1: Any, g2: Any, g3: Any) -> Any:
+                a, b = ctx.saved_tensors
+                return g1 * b + g2 + g3, g1 * a + g2 - g3
 
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        with lib.autograd.detect_anomaly():
-            y = Cube.apply(x).sum()
-            (gx,) = lib.autograd.grad(y, x, create_graph=True)
-            (ggx,) = lib.autograd.grad(gx.sum(), x, create_graph=True)
-            ggx.sum().backward()
+        a, b = lib.ones(2, requires_grad=True), lib.ones(2)
+        y = Scale.apply(a, 2.0, b)
+        seen = []
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append([g is None for g in grad_inputs]))
+        y.sum().backward()
+        edges = [type(n).__name__ if n else None for n, _ in y.grad_fn.next_functions]
+        p = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+        q = lib.tensor([2.0, 0.25], dtype=lib.float64, requires_grad=True)
+        first, _, _ = Three.apply(p, q)
+        first.sum().backward()  # the other two outputs get no gradient: zeros, materialized
+        checks = lib.autograd.gradcheck(Three.apply, (p, q)), lib.autograd.gradgradcheck(Three.apply, (p, q))
+        return edges, seen, a.grad, p.grad, checks
 
-    def seen(lib: ModuleType) -> tuple:
-        kind, text, caught = outcome(run, lib)
-        return kind, text, [_own_frames(w) for w in caught]
-
-    ours = seen(tg)
-    assert ours[:2] == ("ValueError", "a backward formula that fails")
-    assert [w.split("\n")[0] for w in ours[2]] == [
-        "UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
-        "enabled for debugging.",
-        "UserWarning: Error detected in BadBackward. Traceback of forward call that caused the error:",
-        "UserWarning: ", "UserWarning: "]
-    assert "Previous calculation was induced by SqBackward. Traceback of forward call that induced the previous " \
-           "calculation:" in ours[2][2]
-    assert "return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward" in ours[2][2]
-    assert "Previous calculation was induced by CubeBackward." in ours[2][3] and "y = Cube.apply(x).sum()" in ours[2][3]
-    if oracle() is not None:
-        assert ours == seen(oracle())
+    as_pytorch(program)
 
 
-def test_autograd_grad_runs_the_hooks_of_the_nodes_it_needs_only() -> None:
-    """``autograd.grad(y, x)`` runs only the nodes leading to x: the hooks of tensors off that path (a leaf it does
-    not ask for, a non-leaf whose node leads elsewhere) do not fire, as in PyTorch, which does not queue those
-    nodes. A tensor asked for gets its own hooks (they change what is captured); ``backward(inputs=...)`` alike."""
+def test_register_multi_grad_hook_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        a, b = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0, 4.0], requires_grad=True)
+        h = a * b  # an intermediate, too
+        seen = []
+        handle = lib.autograd.graph.register_multi_grad_hook(
+            (a, b, h), lambda grads: seen.append([None if g is None else g.tolist() for g in grads]))
+        (a * 2).sum().backward()  # only a is reached
+        (h * h).sum().backward(retain_graph=True)  # all three
+        firsts = []
+        any_handle = lib.autograd.graph.register_multi_grad_hook((a, b), lambda g: firsts.append(g.tolist()),
+                                                                 mode="any")
+        (a * b * 5).sum().backward()
+        handle.remove()
+        any_handle.remove()
+        (a * b).sum().backward()
+        return seen, firsts
 
-    def run(lib: ModuleType) -> str:
-        seen: list = []
-        x = lib.tensor([1.0, 2.0], requires_grad=True)
-        w = lib.tensor([3.0, 4.0], requires_grad=True)
-        x.register_hook(lambda g: seen.append("x"))
-        w.register_hook(lambda g: seen.append("w"))
-        w.register_post_accumulate_grad_hook(lambda t: seen.append("w accumulated"))
-        z = w * 2
-        z.register_hook(lambda g: seen.append("z"))
-        z.grad_fn.register_prehook(lambda g: seen.append("z's node pre-hook"))
-        z.grad_fn.register_hook(lambda gi, go: seen.append("z's node hook"))
-        m = x * z
-        m.register_hook(lambda g: seen.append("m"))
-        y = m.sum()
-        report = []
-        for inputs in ([x], [z], [x, w]):
-            grads = lib.autograd.grad(y, inputs, retain_graph=True)
-            report.append(f"{[tuple(g.tolist()) for g in grads]} {seen}")
-            seen.clear()
-        y.backward(inputs=[x])
-        return "; ".join([*report, f"{seen} {x.grad} {w.grad}"])
+    as_pytorch(program)
+    raises(lambda lib: lib.autograd.graph.register_multi_grad_hook((lib.ones(1, requires_grad=True),), print,
+                                                                   mode="some"),
+           ValueError, "Expects mode to be one of ('all', 'any') but got some")
 
-    assert as_pytorch(run)[1] == repr(
-        "[(6.0, 8.0)] ['m', 'x']; [(1.0, 2.0)] ['m', 'z']; [(6.0, 8.0), (2.0, 4.0)] ['m', 'x', 'z', \"z's node "
-        "pre-hook\", \"z's node hook\", 'w']; ['m', 'x'] tensor([6., 8.]) None")
+
+# -- gradcheck's other checks ----------------------------------------------------------------------------------------
+def _noisy(lib: ModuleType) -> Any:
+    class Noisy(lib.autograd.Function):
+        """A backward that adds a little more each time it runs: not reentrant, and not linear in grad_output."""
+
+        calls = 0
+
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            return a * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            Noisy.calls += 1
+            return g * 2 + 1e-9 * Noisy.calls
+
+    return Noisy
+
+
+def _not_materialized(lib: ModuleType) -> Any:
+    class Twice(lib.autograd.Function):
+        """Asks for None (not zeros) when its output gets no gradient, and then wrongly returns a gradient."""
+
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.set_materialize_grads(False)
+            return a * 2
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return lib.full((2,), 2.0, dtype=lib.float64) if g is None else g * 2
+
+    return Twice
+
+
+def _x(lib: ModuleType) -> Any:
+    return lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+
+
+GRADCHECKS = {
+    "not reentrant": (lambda lib: lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),)), "Backward is not reentrant"),
+    "not multiplied by grad_output": (
+        lambda lib: lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),), nondet_tol=1e-6),
+        "backward not multiplied by grad_output"),
+    "undefined output grads": (lambda lib: lib.autograd.gradcheck(_not_materialized(lib).apply, (_x(lib),)),
+                               "Expected all input grads to be undefined or zero"),
+}
+
+
+@pytest.mark.parametrize("name", list(GRADCHECKS))
+def test_gradchecks_other_checks_as_pytorch(name: str) -> None:
+    program, start = GRADCHECKS[name]
+    kind, text, _ = as_pytorch(program)
+    assert kind == "GradcheckError" and text.startswith(start)
+
+
+def test_gradcheck_checks_can_be_relaxed_or_reported_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        return (lib.autograd.gradcheck(_noisy(lib).apply, (_x(lib),), raise_exception=False),
+                lib.autograd.gradcheck(_not_materialized(lib).apply, (_x(lib),), check_undefined_grad=False))
+
+    as_pytorch(program, (None, "(False, True)", []))
