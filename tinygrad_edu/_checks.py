@@ -6,6 +6,7 @@ also the rules themselves, where numpy's differ (a dim counted from the end, a -
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import traceback
@@ -107,6 +108,38 @@ def float_only(a: np.ndarray, name: str) -> np.ndarray:
 
 
 # -- what backward() is given, what hooks and a learner's backward may return (the engine runs them) ---------------
+def with_defaults(forward: Callable, args: tuple, kwargs: dict) -> tuple:
+    """The inputs of a Function written in PyTorch 2's style, as its ``setup_context`` sees them: the caller's
+    arguments bound to ``forward``'s signature, the defaults they left out filled in (PyTorch binds them so)."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)  # (TypeError: missing a required argument: 'x')
+    bound.apply_defaults()
+    if bound.kwargs:  # a keyword-only parameter: PyTorch hands it to forward, which its own apply then refuses
+        raise TypeError(f"forward() got an unexpected keyword argument '{next(iter(bound.kwargs))}'")
+    return bound.args
+
+
+def refuse_saved(saved: Any, node: Any, peek: bool) -> None:
+    """Why a saved tensor cannot be used: changed in place since it was saved, or (an input) detached in place.
+    PyTorch checks the latter only where a built-in's formula reads it, not for a learner's ``ctx.saved_tensors``
+    nor ``grad_fn._saved_self`` (``peek``), which still get the tensor."""
+    t = saved.tensor
+    old = t._detached() if t is not None and t._detached is not None else None  # the history detach_() took away
+    if old is not None and not (peek or node._learners) and any(f is old for f, _ in node.next_functions):
+        raise RuntimeError(M.SAVED_DETACHED)  # (saved while it had that history: the node's edge still leads there)
+    if (t._version_counter if t is not None else saved.counter)[0] != saved.version:
+        raise RuntimeError(M.modified_inplace(saved, node))
+
+
+def check_grad_inputs(inputs: tuple, roots_checked: bool = False) -> tuple:
+    """``autograd.grad``'s inputs, checked in PyTorch's order: that there are some (before the outputs are checked),
+    then, once the outputs were, that each requires grad."""
+    if not inputs:
+        raise RuntimeError(M.GRAD_INPUTS_EMPTY)
+    if roots_checked and any(not t._requires_grad for t in inputs):
+        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
+    return inputs
+
+
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
     """``x.requires_grad = value`` (``attribute``) or ``x.requires_grad_(value)``: PyTorch words the refusals of
     its attribute and its method differently; both texts are kept. ``inference``: x is an inference tensor, outside
@@ -242,9 +275,27 @@ def check_view_inplace(t: Any) -> None:
         raise RuntimeError(M.VIEW_OF_LEAF_INPLACE)
 
 
+ANOMALY_RUNNING: list = []  # the nodes anomaly mode is running (innermost last): a node made meanwhile is their child
+
+
+def remember_forward(node: Any) -> None:
+    """Anomaly mode: where the learner's code made ``node`` and, if a backward formula made it (create_graph), the
+    node whose backward that was: its parent, whose own forward the warnings show too."""
+    node._forward_stack = traceback.extract_stack()
+    node._anomaly_parent = ANOMALY_RUNNING[-1] if ANOMALY_RUNNING else None
+
+
+def _learners_lines(stack: list) -> str:
+    """A forward's traceback, the learner's lines only: frames inside tinygrad_edu would hide them."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    return "".join(traceback.format_list([f for f in stack if not os.path.abspath(f.filename).startswith(package)]))
+
+
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:
     """Anomaly detection (``set_detect_anomaly``): run the node; if it fails (or, with check_nan, returns nan),
-    show where its forward ran, in the learner's own code, then let the error go on."""
+    show where its forward ran, in the learner's own code, and (a node a backward made, in a double backward)
+    where each node whose backward made it ran its forward, then let the error go on."""
+    ANOMALY_RUNNING.append(node)
     try:
         inputs = run(node, grads)
         if check_nan:
@@ -255,9 +306,15 @@ def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tu
         return inputs
     except Exception:
         stack = getattr(node, "_forward_stack", None)
-        if stack:  # the learner's lines only: frames inside tinygrad_edu would hide them
-            package = os.path.dirname(os.path.abspath(__file__)) + os.sep
-            user = [frame for frame in stack if not os.path.abspath(frame.filename).startswith(package)]
+        if stack:
             warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-                          + "".join(traceback.format_list(user)), UserWarning, stacklevel=2)
+                          + _learners_lines(stack), UserWarning, stacklevel=2)
+            parent = node._anomaly_parent
+            while parent is not None and getattr(parent, "_forward_stack", None):
+                warnings.warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call "
+                              "that induced the previous calculation:\n" + _learners_lines(parent._forward_stack),
+                              UserWarning, stacklevel=2)
+                parent = parent._anomaly_parent
         raise
+    finally:
+        ANOMALY_RUNNING.pop()

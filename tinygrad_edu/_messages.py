@@ -146,6 +146,8 @@ INFERENCE_VERSION = "Inference tensors do not track version counter."
 NUMPY_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 FLOAT_REQUIRES_GRAD = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
                        "Consider using tensor.detach() first.")
+SAVED_DETACHED = ("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is not "
+                  "supported, please use out-of-place `.detach()` instead")
 DETACH_VIEW = (
     "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for "
     "training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence detach_() "

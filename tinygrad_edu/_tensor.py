@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -203,6 +204,8 @@ class Tensor(_core.Tensor):
         """Detach in place: this tensor becomes a leaf that does not require grad."""
         if self._base is not None:
             raise RuntimeError(M.DETACH_VIEW)
+        if self.grad_fn is not None:  # (a node that saved it as an input now holds it without the history it had)
+            self._detached = weakref.ref(self.grad_fn)
         self.grad_fn, self._output_nr, self._requires_grad = None, 0, False
         return self
 

@@ -90,9 +90,9 @@ class PackedSavedTensor(SavedTensor):
         self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, tensor._output_nr
         self.edge = None if is_output else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
 
-    def unpack(self, node: Node) -> Tensor:
+    def unpack(self, node: Node, peek: bool = False) -> Tensor:
         if self.unpack_hook is None:
-            return super().unpack(node)
+            return super().unpack(node, peek)
         t = self.unpack_hook(self.packed)
         if not isinstance(t, Tensor):
             raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))

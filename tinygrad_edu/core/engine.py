@@ -71,12 +71,9 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
     """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``. With
     ``create_graph=True`` the computation of the gradient is recorded, so it can be differentiated again.
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise)."""
-    ins = _as_tuple(inputs)
-    if not ins:
-        raise RuntimeError(M.GRAD_INPUTS_EMPTY)
+    ins = C.check_grad_inputs(_as_tuple(inputs))  # (not empty: checked first, as PyTorch does)
     roots, root_grads = _roots(_as_tuple(outputs), grad_outputs)
-    if any(not t._requires_grad for t in ins):
-        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
+    C.check_grad_inputs(ins, roots_checked=True)  # (each requires grad)
     captured = run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph,
                             capture=[gradient_edge(t) for t in ins], accumulate=False)
     for i, (t, g) in enumerate(zip(ins, captured)):
@@ -165,13 +162,16 @@ class _Pass:
 
 def _run_node(node: Node, grads: list, run: _Pass) -> tuple:
     """Run ``node`` with everything around it: its tensors' hooks, capture, its pre- and post-hooks."""
+    needed = run.needed is None or node in run.needed
+    if not needed and all(target is not node for target, _ in run.capture):  # it leads to no input: PyTorch does not
+        return ()  # even queue it, so not even its tensors' hooks run
     if node._tensor_pre_hooks or node._retain_grad:
         grads = _tensor_hooks(node, grads)
     if run.capture:
         for i, (target, nr) in enumerate(run.capture):
             if target is node and grads[nr] is not None:
                 run.captured[i] = grads[nr] if run.captured[i] is None else run.captured[i] + grads[nr]
-    if run.needed is not None and node not in run.needed:
+    if not needed:  # (captured: its own gradient is wanted, the ones it would send are not)
         return ()
     inputs = _between_hooks(node, grads) if not GradMode.anomaly else \
         C.report_anomaly(node, grads, _between_hooks, GradMode.anomaly_check_nan)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import itertools
 import operator
 import sys
-import traceback
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -105,7 +104,7 @@ class Node(_hooks.NodeHooks):
         saved = self._saved[i] if self._saved else None
         if saved is FREED:
             raise RuntimeError(M.FREED)
-        return None if saved is None else saved.unpack(self)
+        return None if saved is None else saved.unpack(self, peek=True)
 
     def _release_variables(self) -> None:
         """Free the saved tensors (after backward, unless retain_graph=True); an empty slot still answers None."""
@@ -133,10 +132,10 @@ class SavedTensor:
         if is_output:  # (kept as its parts: see above)
             self.array, self.counter, self.output_nr = tensor._array, tensor._version_counter, tensor._output_nr
 
-    def unpack(self, node: Node) -> Tensor:
-        t = self.tensor
-        if (t._version_counter if t is not None else self.counter)[0] != self.version:  # changed in place since
-            raise RuntimeError(M.modified_inplace(self, node))  # saved: the gradient would be wrong
+    def unpack(self, node: Node, peek: bool = False) -> Tensor:
+        t = self.tensor  # (None: an output. peek: for grad_fn._saved_self, which shows an input even once detach_()-ed)
+        if (t._version_counter if t is not None else self.counter)[0] != self.version or getattr(t, "_detached", None):
+            C.refuse_saved(self, node, peek)  # changed in place since saved (the gradient would be wrong), or detached
         return t if t is not None else wrap(self.array, node, self.output_nr, self.counter)
 
 
@@ -328,6 +327,7 @@ class FunctionMeta(type):
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
                 return output
+            cls.apply = classmethod(lambda c, *a, **k: Function.apply.__func__(c, *C.with_defaults(c.forward, a, k)))
         cls._forward_with_ctx = staticmethod(forward)
         node_name = namespace.get("node_name", f"{name}Backward")
         cls._builtin = "node_name" in namespace  # (a learner's Function names no node)
@@ -509,7 +509,7 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._learners:  # (a learner's: its tensor inputs' shapes and dtypes, to check what its backward returns)
         ctx._input_meta = tuple([(a._array.shape, a._array.dtype) for a in args if isinstance(a, T)])
     if GradMode.anomaly:  # (where the learner's code made it, for the "Error detected in ..." warning)
-        ctx._forward_stack = traceback.extract_stack()
+        C.remember_forward(ctx)
 
 
 _UNSHARED = _steal.unshared_counts(_unshared)  # (measured once: what _unshared counts when nobody else holds it)

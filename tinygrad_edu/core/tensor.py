@@ -55,6 +55,7 @@ class Tensor:
     _accumulator: Any = None  # a leaf's AccumulateGrad node, held weakly
     _post_accumulate_hooks: list | None = None  # a leaf's register_post_accumulate_grad_hook hooks
     _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
+    _detached: Any = None  # detach_() took this tensor from its history: that history's node, held weakly
     _fw: tuple | None = None  # forward mode: (dual level, tangent), read by ``function.tangent`` (forward_ad)
     _view_version, _view_made = 0, None  # a view's: the version its grad_fn is right for; how it was made (as_view)
 

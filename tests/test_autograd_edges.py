@@ -1,0 +1,258 @@
+"""Details of PyTorch's autograd a learner meets at the edges: what ``setup_context`` is given, a saved tensor
+detached in place, anomaly mode in a double backward, and which hooks ``autograd.grad`` runs.
+
+Each check runs with tinygrad_edu and, when torch is installed, with torch (``_oracle``): same result, same
+exception type and message, same warnings.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from _oracle import as_pytorch, oracle, outcome, raises
+
+import tinygrad_edu as tg
+
+
+def _scale(lib: ModuleType, grads: int = 3) -> Any:
+    """A Function in PyTorch 2's style whose forward has defaults; setup_context records the inputs it is given."""
+
+    class Scale(lib.autograd.Function):
+        seen: list = []
+
+        @staticmethod
+        def forward(x: Any, a: float = 2.0, b: Any = None) -> Any:
+            return x * a
+
+        @staticmethod
+        def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+            Scale.seen.append(tuple(i if not isinstance(i, lib.Tensor) else "x" for i in inputs))
+            ctx.a = inputs[1]
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> tuple:
+            return (g * ctx.a, None, None)[:grads]
+
+    return Scale
+
+
+def test_setup_context_sees_the_defaults_the_caller_left_out() -> None:
+    """PyTorch binds the caller's arguments to forward's signature and fills in the defaults: setup_context's
+    ``inputs`` always has one entry per parameter, however the caller called apply."""
+
+    def run(lib: ModuleType) -> str:
+        scale = _scale(lib)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        scale.apply(x)
+        scale.apply(x, 5.0)
+        scale.apply(x, b=7)
+        scale.apply(x, a=3.0).sum().backward()
+        return f"{scale.seen} {x.grad}"
+
+    assert as_pytorch(run)[1] == repr("[('x', 2.0, None), ('x', 5.0, None), ('x', 2.0, 7), ('x', 3.0, None)] "
+                                      "tensor([3., 3.])")
+
+
+def test_setup_context_defaults_count_as_inputs_for_backward() -> None:
+    """The filled-in defaults are inputs like the others: backward returns one gradient for each."""
+
+    def run(lib: ModuleType) -> None:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        _scale(lib, grads=1).apply(x).sum().backward()
+
+    raises(run, RuntimeError, "function ScaleBackward returned an incorrect number of gradients (expected 3, got 1)")
+
+
+def test_setup_context_style_apply_checks_the_arguments_as_pytorch() -> None:
+    """Arguments that do not fit forward's signature are refused by the binding, in Python's words."""
+    raises(lambda lib: _scale(lib).apply(), TypeError, "missing a required argument: 'x'")
+    raises(lambda lib: _scale(lib).apply(lib.ones(1), 1.0, 2, 3), TypeError, "too many positional arguments")
+
+    def keyword_only(lib: ModuleType) -> Any:
+        class KeywordOnly(lib.autograd.Function):
+            @staticmethod
+            def forward(x: Any, *, k: float = 3.0) -> Any:
+                return x * k
+
+            @staticmethod
+            def setup_context(ctx: Any, inputs: tuple, output: Any) -> None:
+                pass
+
+        return KeywordOnly.apply(lib.ones(1))
+
+    # a keyword-only parameter, even left to its default, is handed to forward as a keyword, which apply refuses
+    raises(keyword_only, TypeError, "forward() got an unexpected keyword argument 'k'")
+
+
+def test_a_saved_input_detached_in_place_is_refused_by_the_formula() -> None:
+    """sin saves its input y; after ``y.detach_()`` y has lost the history the node saved it with, and PyTorch's
+    backward refuses to use it (detaching in place, after the graph was built, is a bug to report)."""
+
+    def run(lib: ModuleType) -> None:
+        x = lib.ones(2, requires_grad=True)
+        y = x * 2
+        w = y.sin()
+        y.detach_()
+        w.sum().backward()
+
+    raises(run, RuntimeError, "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+                              "This is not supported, please use out-of-place `.detach()` instead")
+
+
+def test_where_pytorch_still_hands_out_a_saved_tensor_detached_in_place() -> None:
+    """PyTorch checks only where a built-in formula reads a saved input: a saved output (exp's result), a learner's
+    ``ctx.saved_tensors``, ``grad_fn._saved_self`` and tensors saved under saved_tensors_hooks are handed out."""
+
+    def run(lib: ModuleType) -> str:
+        class Twice(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return g * x
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y, z = x * 1, x * 3
+        out = Twice.apply(y) + z.exp()
+        w = z.cos()
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            u = x * 5
+            h = u.sin()
+        u.detach_()
+        z.detach_()
+        y.detach_()
+        (out.sum() + h.sum()).backward()
+        return f"{x.grad} {w.grad_fn._saved_self}"
+
+    assert as_pytorch(run)[1] == repr("tensor([  62.6749, 1208.0911]) tensor([3., 6.])")
+
+
+def test_a_tensor_detached_in_place_can_be_saved_again_as_a_leaf() -> None:
+    """The refusal is for the nodes that saved the tensor while it had its history: used after ``detach_()``, it is
+    a leaf like any other, saved and read without complaint."""
+
+    def run(lib: ModuleType) -> str:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        keep = y.sin()  # a node that saved y with its history, kept alive
+        y.detach_()
+        (y * x).sum().backward()  # mul saves y, now a leaf
+        y.requires_grad_()
+        y.cos().sum().backward()  # cos saves y, a leaf that requires grad
+        return f"{x.grad} {y.grad} {keep.grad_fn.name()}"
+
+    assert as_pytorch(run)[1] == repr("tensor([2., 4.]) tensor([-0.9093,  0.7568]) SinBackward0")
+
+
+def _own_frames(text: str) -> str:
+    """A warning's text with only the checked program's frames in its tracebacks (``run`` and the backwards it calls:
+    each library shows its own frames too, and the test's frames differ between the two calls)."""
+    lines, kept, skip = text.split("\n"), [], False
+    for line in lines:
+        if line.startswith("  File "):
+            skip = __file__ not in line or not line.endswith((" in run", " in backward"))
+        elif not line.startswith("    "):
+            skip = False
+        if not skip:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_anomaly_mode_shows_the_nodes_whose_backward_made_the_failing_node() -> None:
+    """A backward formula that fails in a third-order backward: anomaly mode shows where the failing node's forward
+    ran (inside the backward of Sq, during the second pass), then, one warning each, where the node that made it ran
+    its forward, and the node that made that one, back to the learner's first forward."""
+
+    def run(lib: ModuleType) -> Any:
+        class Bad(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                raise ValueError("a backward formula that fails")
+
+        class Sq(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return Bad.apply(g * 2 * x)  # Bad's node: made by SqBackward
+
+        class Cube(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x**3
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.detect_anomaly():
+            y = Cube.apply(x).sum()
+            (gx,) = lib.autograd.grad(y, x, create_graph=True)
+            (ggx,) = lib.autograd.grad(gx.sum(), x, create_graph=True)
+            ggx.sum().backward()
+
+    def seen(lib: ModuleType) -> tuple:
+        kind, text, caught = outcome(run, lib)
+        return kind, text, [_own_frames(w) for w in caught]
+
+    ours = seen(tg)
+    assert ours[:2] == ("ValueError", "a backward formula that fails")
+    assert [w.split("\n")[0] for w in ours[2]] == [
+        "UserWarning: Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
+        "enabled for debugging.",
+        "UserWarning: Error detected in BadBackward. Traceback of forward call that caused the error:",
+        "UserWarning: ", "UserWarning: "]
+    assert "Previous calculation was induced by SqBackward. Traceback of forward call that induced the previous " \
+           "calculation:" in ours[2][2]
+    assert "return Sq.apply(x) * 3 * g  # Sq's node: made by CubeBackward" in ours[2][2]
+    assert "Previous calculation was induced by CubeBackward." in ours[2][3] and "y = Cube.apply(x).sum()" in ours[2][3]
+    if oracle() is not None:
+        assert ours == seen(oracle())
+
+
+def test_autograd_grad_runs_the_hooks_of_the_nodes_it_needs_only() -> None:
+    """``autograd.grad(y, x)`` runs only the nodes leading to x: the hooks of tensors off that path (a leaf it does
+    not ask for, a non-leaf whose node leads elsewhere) do not fire, as in PyTorch, which does not queue those
+    nodes. A tensor asked for gets its own hooks (they change what is captured); ``backward(inputs=...)`` alike."""
+
+    def run(lib: ModuleType) -> str:
+        seen: list = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, 4.0], requires_grad=True)
+        x.register_hook(lambda g: seen.append("x"))
+        w.register_hook(lambda g: seen.append("w"))
+        w.register_post_accumulate_grad_hook(lambda t: seen.append("w accumulated"))
+        z = w * 2
+        z.register_hook(lambda g: seen.append("z"))
+        z.grad_fn.register_prehook(lambda g: seen.append("z's node pre-hook"))
+        z.grad_fn.register_hook(lambda gi, go: seen.append("z's node hook"))
+        m = x * z
+        m.register_hook(lambda g: seen.append("m"))
+        y = m.sum()
+        report = []
+        for inputs in ([x], [z], [x, w]):
+            grads = lib.autograd.grad(y, inputs, retain_graph=True)
+            report.append(f"{[tuple(g.tolist()) for g in grads]} {seen}")
+            seen.clear()
+        y.backward(inputs=[x])
+        return "; ".join([*report, f"{seen} {x.grad} {w.grad}"])
+
+    assert as_pytorch(run)[1] == repr(
+        "[(6.0, 8.0)] ['m', 'x']; [(1.0, 2.0)] ['m', 'z']; [(6.0, 8.0), (2.0, 4.0)] ['m', 'x', 'z', \"z's node "
+        "pre-hook\", \"z's node hook\", 'w']; ['m', 'x'] tensor([6., 8.]) None")
