@@ -256,3 +256,27 @@ def test_autograd_grad_runs_the_hooks_of_the_nodes_it_needs_only() -> None:
     assert as_pytorch(run)[1] == repr(
         "[(6.0, 8.0)] ['m', 'x']; [(1.0, 2.0)] ['m', 'z']; [(6.0, 8.0), (2.0, 4.0)] ['m', 'x', 'z', \"z's node "
         "pre-hook\", \"z's node hook\", 'w']; ['m', 'x'] tensor([6., 8.]) None")
+
+
+def test_pack_hooks_see_a_nodes_saved_tensors_in_pytorchs_order_whichever_inputs_need_a_gradient() -> None:
+    """A node saves in one order, all its formulas' (``other`` before ``self`` for div and maximum), whichever of
+    its inputs need a gradient: a pack hook sees them in that order, as in PyTorch, in a double backward too."""
+
+    def run(lib: ModuleType) -> list:
+        seen = []
+        for needs in [(True, True), (True, False), (False, True)]:
+            for op in (lambda a, b: a / b, lib.maximum, lambda a, b: a * b):
+                log: list = []
+                with lib.autograd.graph.saved_tensors_hooks(lambda t, log=log: log.append(t.detach().sum().item()) or t,
+                                                            lambda t: t):
+                    op(lib.tensor([1.0, 2.0], requires_grad=needs[0]), lib.tensor([3.0, 5.0], requires_grad=needs[1]))
+                seen.append(log)
+        x, y, log = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0, 5.0], requires_grad=True), []
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: log.append(t.detach().sum().item()) or t, lambda t: t):
+            gx, gy = lib.autograd.grad((x / y).sum(), (x, y), create_graph=True)
+            (gx * gy).sum().backward()
+        return [*seen, [round(v, 3) for v in log]]
+
+    result = as_pytorch(run)[1]
+    assert result.startswith("[[8.0, 3.0], [8.0, 3.0], [8.0, 3.0], [8.0], [8.0, 3.0], [8.0], [8.0, 3.0], [8.0, 3.0], "
+                             "[3.0]"), result

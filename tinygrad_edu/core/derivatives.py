@@ -74,10 +74,10 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
 
     def plan(needs: tuple[bool, ...]) -> tuple:
         """What to save when these inputs need a gradient: for each saved name, where it comes from in ``(result,
-        *arguments)`` (-1: not needed), and the order the formulas name them in (which saved-tensor hooks see)."""
+        *arguments)`` (-1: not needed), and the order pack hooks see them in: saved_names', as PyTorch's."""
         wanted = [n for u, need in zip(uses, needs) if need for n in u if n in saved_names]
         where = tuple(-1 if n not in wanted else 0 if n == "result" else 1 + arg_at[n] for n in saved_names)
-        return where, tuple(dict.fromkeys(saved_names.index(n) for n in wanted))
+        return where, tuple(i for i, n in enumerate(saved_names) if n in wanted)
 
     def run_forward(ctx: Any, *values: Any) -> Any:
         arrays = [v._array if isinstance(v, Tensors.cls) else v for v in values]
