@@ -280,3 +280,130 @@ def test_pack_hooks_see_a_nodes_saved_tensors_in_pytorchs_order_whichever_inputs
     result = as_pytorch(run)[1]
     assert result.startswith("[[8.0, 3.0], [8.0, 3.0], [8.0, 3.0], [8.0], [8.0, 3.0], [8.0], [8.0, 3.0], [8.0, 3.0], "
                              "[3.0]"), result
+
+
+# -- custom Functions called with keyword arguments ----------------------------------------------------------------
+def _shift(lib: ModuleType) -> Any:
+    """An old-style Function (forward takes ctx) with defaults; its backward reports what needs a gradient."""
+
+    class Shift(lib.autograd.Function):
+        needs: list = []
+
+        @staticmethod
+        def forward(ctx: Any, x: Any, a: Any = 2.0, b: Any = 5.0, c: int = 1) -> Any:
+            return x * a + b
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> tuple:
+            Shift.needs.append(ctx.needs_input_grad)
+            return g * 2, g * 3, g * 4, None
+
+    return Shift
+
+
+def test_keyword_arguments_of_an_old_style_function_are_inputs_at_their_parameters_places() -> None:
+    """``F.apply(x, b=t, a=s)``: each keyword argument takes its parameter's place after ctx (a tensor among them
+    gets its gradient, an edge in ``next_functions``), and defaults stay forward's own, as in PyTorch."""
+
+    def run(lib: ModuleType) -> Any:
+        shift = _shift(lib)
+        x, t1 = lib.ones(2, requires_grad=True), lib.tensor([7.0, 7.0], requires_grad=True)
+        y = shift.apply(x, b=t1, a=lib.tensor([3.0, 3.0]), c=4)
+        edges = [node is None for node, _ in y.grad_fn.next_functions]
+        y.sum().backward()
+        return y, edges, shift.needs, x.grad, t1.grad, shift.apply(x, a=3)
+
+    assert as_pytorch(run)[1] == (
+        "(tensor([10., 10.], grad_fn=<ShiftBackward>), [False, True, False], [(True, False, True, False)], "
+        "tensor([2., 2.]), tensor([4., 4.]), tensor([8., 8.], grad_fn=<ShiftBackward>))")
+
+
+def test_keyword_arguments_of_an_old_style_function_are_refused_as_pytorch_refuses_them() -> None:
+    x = tg.ones(2)
+    for args, kwargs, message in [
+            ((x,), {"z": 1}, "forward() got an unexpected keyword argument 'z'"),
+            ((x,), {"x": x}, "forward() got multiple values for argument 'x'"),
+            ((), {"a": 1, "b": 2}, "forward() missing required argument: 'x' (position 0)"),
+            ((x,), {"b": x}, "forward() missing required argument: 'a' (position 1)")]:
+        raises(lambda lib, args=args, kwargs=kwargs: _shift(lib).apply(
+            *[lib.ones(2) for _ in args], **{k: lib.ones(2) if v is x else v for k, v in kwargs.items()}),
+            TypeError, message)
+
+
+# -- what a node saves, and in which order a pack hook sees it --------------------------------------------------------
+def _packed(lib: ModuleType, op: Any, n_inputs: int) -> list:
+    """For each way the inputs can need a gradient: the (sums of the) tensors a pack hook sees, in order."""
+    seen = []
+    for needs in [(True,) * n_inputs, *[tuple(i == j for j in range(n_inputs)) for i in range(n_inputs)]]:
+        log: list = []
+        inputs = [lib.tensor([[1.5, 2.0, 0.5], [3.0, 5.0, 1.0], [4.0, 6.0, 2.0]][k], requires_grad=need)
+                  for k, need in enumerate(needs)]
+        with lib.autograd.graph.saved_tensors_hooks(lambda t, log=log: log.append(round(t.detach().sum().item(), 3))
+                                                    or t, lambda t: t):
+            op(lib, *inputs)
+        seen.append(log)
+    return seen
+
+
+def test_a_node_saves_what_pytorch_saves_whichever_inputs_need_a_gradient() -> None:
+    """The result is always saved; an input only one formula names only if that formula's input needs a gradient
+    (``x ** y`` with only x requiring grad still keeps y, x and the result). Also the outer ring's two-input ops,
+    whose ``_saved_self`` and ``_saved_other`` name the right tensors."""
+    ops = {"pow": (lambda lib, a, b: a ** b, 2), "hypot": (lambda lib, a, b: lib.hypot(a, b), 2),
+           "fmod": (lambda lib, a, b: lib.fmod(a, b), 2), "remainder": (lambda lib, a, b: a % b, 2),
+           "logaddexp": (lambda lib, a, b: lib.logaddexp(a, b), 2), "dist": (lambda lib, a, b: lib.dist(a, b), 2),
+           "cross": (lambda lib, a, b: lib.linalg.cross(a, b), 2),
+           "addcmul": (lambda lib, a, b, c: lib.addcmul(a, b, c, value=0.5), 3),
+           "addcdiv": (lambda lib, a, b, c: lib.addcdiv(a, b, c, value=0.5), 3),
+           "clamp": (lambda lib, a, b, c: lib.clamp(a, b, c), 3)}
+
+    def run(lib: ModuleType) -> dict:
+        return {name: _packed(lib, op, n) for name, (op, n) in ops.items()}
+
+    result = as_pytorch(run)[1]
+    assert result.startswith("{'pow': [[9.0, 4.0, 35.875], [9.0, 4.0, 35.875], [9.0, 4.0, 35.875]]"), result
+    assert "'fmod': [[9.0, 4.0], [], [9.0, 4.0]]" in result, result
+
+    def names(lib: ModuleType) -> list:
+        a, b = lib.tensor([3.0, 1.0, 2.0], requires_grad=True), lib.tensor([4.0, 0.5, 1.0], requires_grad=True)
+        nodes = [lib.hypot(a, b), lib.logaddexp(a, b), lib.fmod(a, b), a % b, lib.dist(a, b), lib.linalg.cross(a, b)]
+        return [(y.grad_fn._saved_self.sum().item(), y.grad_fn._saved_other.sum().item()) for y in nodes]
+
+    assert as_pytorch(names)[1] == repr([(6.0, 5.5)] * 6)
+
+
+def test_clamp_with_tensor_bounds_gives_each_bound_its_gradient() -> None:
+    """``clamp(x, min, max)`` with tensors: each element's gradient goes to whichever of x, min, max it is (max where
+    max < min), ClampBackward0; one bound alone too."""
+
+    def run(lib: ModuleType) -> tuple:
+        x = lib.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 2.0, 6.0, 0.0], requires_grad=True)
+        lo = lib.tensor([2.0, 2.0, 1.0, 5.0, 1.0, 3.0, 7.0, 0.0], requires_grad=True)
+        hi = lib.tensor([3.0, 4.0, 3.0, 4.0, 2.0, 1.0, 5.0, 0.0], requires_grad=True)
+        y = lib.clamp(x, lo, hi)
+        y.backward(lib.arange(1.0, 9.0))
+        grads = [x.grad, lo.grad, hi.grad]
+        x.grad = lo.grad = None
+        z = x.clamp(min=lo)
+        z.backward(lib.arange(1.0, 9.0))
+        return y, grads, z, x.grad, lo.grad
+
+    assert "ClampBackward0" in as_pytorch(run)[1]
+    as_pytorch(lambda lib: lib.clamp(lib.zeros(3, requires_grad=True), lib.zeros(3), lib.ones(1)))  # (bounds broadcast)
+
+
+def test_tanh_and_the_other_function_forms_write_into_out() -> None:
+    """``torch.tanh(x, out=y)`` (the traced program's op) takes ``out=`` as PyTorch's does; forms PyTorch gives no
+    ``out=`` refuse it, and a result that requires grad is refused."""
+
+    def run(lib: ModuleType) -> tuple:
+        x, y = lib.tensor([0.5, 1.0]), lib.empty(2)
+        same = lib.tanh(x, out=y) is y
+        return same, y, lib.exp(x, out=lib.empty(3)), lib.sum(x, 0, out=lib.empty(()))
+
+    assert as_pytorch(run)[0] is None
+    raises(lambda lib: lib.t(lib.ones(2, 2), out=lib.empty(2, 2)), TypeError,
+           "t() got an unexpected keyword argument 'out'")
+    raises(lambda lib: lib.tanh(lib.ones(2, requires_grad=True), out=lib.empty(2)), RuntimeError,
+           "tanh(): functions with out=... arguments don't support automatic differentiation, but one of the "
+           "arguments requires grad.")

@@ -118,6 +118,33 @@ def with_defaults(forward: Callable, args: tuple, kwargs: dict) -> tuple:
     return bound.args
 
 
+def function_arguments(function: Any, args: tuple, kwargs: dict) -> tuple:
+    """A learner's ``Function.apply(*args, **kwargs)`` as PyTorch passes them on. A PyTorch 2-style Function (with
+    ``setup_context``) binds them to forward's signature, defaults filled in (``with_defaults``). An old-style one puts
+    each keyword argument at its parameter's place after ctx and leaves defaults to forward: a keyword argument is an
+    input like the others, and a tensor given by keyword gets its gradient too."""
+    forward = function.forward
+    if function._forward_with_ctx is not forward:  # (forward without ctx, and setup_context: FunctionMeta wraps it)
+        return with_defaults(forward, args, kwargs)
+    if not kwargs:
+        return args
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [p.name for p in inspect.signature(forward).parameters.values() if p.kind in kinds][1:]
+    slots, missing = list(args), object()
+    for name, value in kwargs.items():
+        if name not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{name}'")
+        at = names.index(name)
+        if at < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{name}'")
+        slots += [missing] * (at + 1 - len(slots))
+        slots[at] = value
+    for at, value in enumerate(slots):
+        if value is missing:
+            raise TypeError(f"forward() missing required argument: '{names[at]}' (position {at})")
+    return tuple(slots)
+
+
 def refuse_saved(saved: Any, node: Any, peek: bool) -> None:
     """Why a saved tensor cannot be used: changed in place since it was saved, or (an input) detached in place.
     PyTorch checks the latter only where a built-in's formula reads it, not for a learner's ``ctx.saved_tensors``

@@ -4,15 +4,13 @@ in the core's tensor.py, makes them) or the op."""
 from __future__ import annotations
 
 import builtins
-import warnings
 from typing import Any
 
 import numpy as np
 
-from . import _dtype
 from ._creation import _finish, _np_dtype
 from ._creation import normal as _creation_normal
-from .core import grad_mode as _grad_mode
+from ._out import write_out
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 from .core.tensor import function as _method
@@ -217,38 +215,17 @@ __all__ += ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTens
             "LongTensor", "ShortTensor"]
 
 
-# ``out=``: the result written into a tensor the caller gives (and returned), as PyTorch's function forms allow.
+# ``out=``: the result written into a tensor the caller gives (and returned), as PyTorch's function forms allow. The
+# forms the core's ``function`` makes (torch.exp, torch.tanh ...) take it already (``Tensor._with_out``, _out.py).
 def _with_out(fn: Any) -> Any:
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if out is None:
             return fn(*args, **kwargs)
-        tensors = [a for a in (*args, *kwargs.values(), out) if isinstance(a, Tensor)] + \
-            [t for a in args if isinstance(a, (list, tuple)) for t in a if isinstance(t, Tensor)]
-        if _grad_mode.GradMode.enabled and builtins.any(t._requires_grad for t in tensors):
-            raise RuntimeError(f"{fn.__name__}(): functions with out=... arguments don't support automatic "
-                               "differentiation, but one of the arguments requires grad.")
-        result = fn(*args, **kwargs)._array
-        if not np.can_cast(result.dtype, out._array.dtype, "same_kind"):
-            names = [_dtype.LEGACY_NAMES[_dtype.from_numpy(a.dtype)].removesuffix("Tensor")
-                     for a in (result, out._array)]
-            raise RuntimeError(f"result type {names[0]} can't be cast to the desired output type {names[1]}")
-        if out._array.shape != result.shape:  # resized (PyTorch warns when it had elements)
-            if out._array.size:
-                warnings.warn(f"An output with one or more elements was resized since it had shape "
-                              f"{list(out._array.shape)}, which does not match the required output shape "
-                              f"{list(result.shape)}. This behavior is deprecated, and in a future PyTorch release "
-                              "outputs will not be resized unless they have zero elements. You can explicitly reuse "
-                              "an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                              UserWarning, stacklevel=2)
-            out._array = np.empty(result.shape, dtype=out._array.dtype)
-        np.copyto(out._array, result, casting="unsafe")
-        out._version_counter[0] += 1
-        return out
+        tensors = [*args, *kwargs.values()] + [t for a in args if isinstance(a, (list, tuple)) for t in a]
+        return write_out(fn.__name__, lambda: fn(*args, **kwargs), tensors, out)
 
     with_out.__name__, with_out.__qualname__, with_out.__doc__ = fn.__name__, fn.__name__, fn.__doc__
     return with_out
 
 
-add, sub, mul, div, pow, matmul, mm = (_with_out(f) for f in (add, sub, mul, div, pow, matmul, mm))
-exp, log, sqrt, sin, cos, cat, stack = (_with_out(f) for f in (exp, log, sqrt, sin, cos, cat, stack))
-# (not tanh: the course's traced program calls it, and reads only the core; torch.tanh(x, out=y) is refused)
+matmul, cat, stack = (_with_out(f) for f in (matmul, cat, stack))

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _creation, _device, _dtype
+from . import _creation, _device, _dtype, _out
 from . import _messages as M
 from ._hooks import RemovableHandle
 from ._printing import Size
@@ -95,10 +95,14 @@ class Tensor(_core.Tensor):
     def square(self) -> Tensor:
         return _derivatives.Pow.apply(self, 2)  # PyTorch records square as pow(x, 2): PowBackward0
 
-    def clamp(self, min: float | None = None, max: float | None = None) -> Tensor:
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:
+        if isinstance(min, Tensor) or isinstance(max, Tensor):  # tensor bounds: each gets its gradient too
+            return ew.ClampTensor.apply(self, *(b if b is None or isinstance(b, Tensor) else _core._as_tensor(b)
+                                                for b in (min, max)))
         return _derivatives.Clamp.apply(self, min, max)
 
     clip = clamp
+    _with_out = _out.with_out  # (``tinygrad_edu.tanh(x, out=y)``: the core's function forms call it)
 
     def _is_view(self) -> bool:
         """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""

@@ -14,6 +14,9 @@ The derivative of ``||x||_p`` is ``x |x|^(p-2) / ||x||^(p-1)``: for p = 2 the un
 p = 1 sign(x); for inf the gradient goes to the largest |x| (shared by ties), for 0 there is none. Where the
 norm is 0 the gradient is taken as 0, as PyTorch does. p = 1 and 2 are ``Tensor.norm``'s own node; the
 other orders are the Function below, so every vector norm prints ``grad_fn=<LinalgVectorNormBackward0>``.
+
+``cross(x, y, dim=-1)``, the cross product of 3-vectors, is here too (``tinygrad_edu.cross`` without ``dim`` warns
+that its default will become this one's).
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ from typing import Any
 from ._dtype import LEGACY_NAMES
 from ._tensor import Tensor
 from .autograd.function import Function
+from .ops.linalg import cross as _cross
 
-__all__ = ["norm", "vector_norm"]
+__all__ = ["cross", "norm", "vector_norm"]
 
 
 class _VectorNorm(Function):
@@ -142,3 +146,8 @@ def norm(a: Tensor, ord: float | str | None = None, dim: int | tuple[int, ...] |
     if (dims is not None and len(dims) == 2) or (dims is None and a.dim() == 2) or isinstance(ord, str):
         return _matrix_norm(a, ord, dims or (-2, -1), keepdim, dtype)
     return vector_norm(a, ord, dims, keepdim, dtype=dtype)
+
+
+def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
+    """``linalg.cross(x, y, dim=-1)``: the cross product of 3-vectors along ``dim`` (the last, by default)."""
+    return _cross(input, other, dim)

@@ -11,8 +11,8 @@ formula: d(root)/d(input) from ``grad`` = d(root)/d(output), written with Tensor
 reads: the output is self * other; d/dself is grad * other, d/dother is grad * self. Inputs have PyTorch's names
 (``self``, ``other``, ``exponent`` ...). What a formula names is what the node keeps for it: an input or the
 ``result`` (saved tensors, version-checked, ``grad_fn._saved_other``), a number argument (``dim``), or an input's
-shape or dtype (``self_shape``). A node keeps only what the formulas of the inputs that need a gradient name:
-``x * w`` with only ``w`` requiring grad saves ``x`` and not ``w``.
+shape or dtype (``self_shape``). As in PyTorch, an input only one formula names is kept only if that formula's
+input needs a gradient (``x * w`` with only ``w`` requiring grad saves ``x``, not ``w``); the result is always kept.
 
 ``derivative(...)`` is the one small step from an entry to a ``Function``: the same mechanism as a learner's
 ``class Exp(Function)``, so a built-in's node is the same kind of object (``type(y.grad_fn)``,
@@ -71,11 +71,12 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     kept_at = tuple((arg_at[n], "") if n in arg_at else (arg_at[n.rsplit("_", 1)[0]], n.rsplit("_", 1)[1])
                     for n in kept)  # ("self_shape": the shape of argument "self")
     plans: dict[tuple[bool, ...], tuple] = {}
+    always = {"result", *(n for n in named if sum(n in u for u in uses) > 1)}  # saved whichever inputs need grad
 
     def plan(needs: tuple[bool, ...]) -> tuple:
         """What to save when these inputs need a gradient: for each saved name, where it comes from in ``(result,
         *arguments)`` (-1: not needed), and the order pack hooks see them in: saved_names', as PyTorch's."""
-        wanted = [n for u, need in zip(uses, needs) if need for n in u if n in saved_names]
+        wanted = [n for u, need in zip(uses, needs) for n in u if n in saved_names and (need or n in always)]
         where = tuple(-1 if n not in wanted else 0 if n == "result" else 1 + arg_at[n] for n in saved_names)
         return where, tuple(i for i, n in enumerate(saved_names) if n in wanted)
 

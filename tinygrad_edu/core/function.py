@@ -327,16 +327,17 @@ class FunctionMeta(type):
                 output = cls.forward(*args)
                 cls.setup_context(ctx, args, output)
                 return output
-            cls.apply = classmethod(lambda c, *a, **k: Function.apply.__func__(c, *C.with_defaults(c.forward, a, k)))
         cls._forward_with_ctx = staticmethod(forward)
         node_name = namespace.get("node_name", f"{name}Backward")
         cls._builtin = "node_name" in namespace  # (a learner's Function names no node)
+        if not cls._builtin and "apply" not in namespace:  # a learner's: keyword arguments bound as PyTorch binds them
+            cls.apply = classmethod(lambda c, /, *a, **k: Function.apply.__func__(c, *C.function_arguments(c, a, k)))
         module = "builtins" if cls._builtin else "tinygrad_edu.autograd.function"  # (a built-in's: C++, in PyTorch)
         learners = {} if cls._builtin else {"_learners": True, "_slow": True, "apply": _as_written}
         cls._backward_cls = type(node_name, (BackwardCFunction,), {
             "_forward_cls": cls, "__module__": module, "__qualname__": node_name, "_pack_order": cls.pack_order,
             **learners})
-        for i, saved in enumerate(namespace.get("saved_names", ())):  # e.g. grad_fn._saved_self
+        for i, saved in enumerate(cls.saved_names):  # e.g. grad_fn._saved_self (a subclass keeps its parent's)
             setattr(cls._backward_cls, f"_saved_{saved}", property(lambda node, i=i: node._unpack(i)))
 
 

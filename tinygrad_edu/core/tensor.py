@@ -249,11 +249,11 @@ Tensors.cls = Tensor  # the class results are made of, until the public tinygrad
 
 
 def function(name: str) -> Callable[..., Any]:
-    """The function form of a method: ``tinygrad_edu.exp(x)`` is ``x.exp()``."""
-    def fn(input: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """The function form of a method: ``tinygrad_edu.exp(x)`` is ``x.exp()`` (``out=y``: written into y, _tensor.py)."""
+    def fn(input: Tensor, *args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-        return getattr(input, name)(*args, **kwargs)
+        return getattr(input, name)(*args, **kwargs) if out is None else input._with_out(name, args, kwargs, out)
 
     fn.__name__, fn.__qualname__, fn.__doc__ = name, name, f"``tinygrad_edu.{name}(x, ...)`` is ``x.{name}(...)``."
     return fn

@@ -122,18 +122,23 @@ class RemainderTensor(Function):
     is flat between its jumps)."""
 
     node_name = "RemainderBackward1"
+    saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         a, b = broadcasting(ctx, x, y)
         _check_integer_divisor(a, b)
-        ctx.quotient = np.floor_divide(a, b) if ctx.needs_input_grad[1] else None
+        ctx.save_for_backward(*(x, y) if ctx.needs_input_grad[1] else (None, None))  # (only dy needs them)
         return np.remainder(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         dx = g if ctx.needs_input_grad[0] else None
-        return dx, -g * _wrap(ctx.quotient) if ctx.needs_input_grad[1] else None
+        if not ctx.needs_input_grad[1]:
+            return dx, None
+        x, y = ctx.saved_tensors
+        return dx, -g * _wrap(np.floor_divide(*promoted(x, y)))
 
 
 class NotDifferentiable(Function):
@@ -416,13 +421,14 @@ class Hypot(Function):
     dx = g * x / out,  dy = g * y / out."""
 
     node_name = "HypotBackward0"
-    saved_names = ("other", "self", "result")
+    saved_names = ("self", "other", "result")
+    pack_order = (1, 0, 2)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> Tensor:
         a, b = broadcasting(ctx, x, y)
         result = _wrap(np.hypot(_float_only(a, "hypot_cpu"), b))
-        ctx.save_for_backward(x, y, result)
+        ctx.save_for_backward(x if ctx.needs_input_grad[0] else None, y if ctx.needs_input_grad[1] else None, result)
         return result
 
     @staticmethod
@@ -437,7 +443,8 @@ class Logaddexp(Function):
     dx = g / (1 + e**(y - x)),  dy = g / (1 + e**(x - y))."""
 
     node_name = "LogaddexpBackward0"
-    saved_names = ("other", "self")
+    saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
@@ -475,19 +482,20 @@ class FmodTensor(Function):
     """``fmod(x, y)`` with both tensors: x - y * trunc(x / y), so dx = g, dy = -g * trunc(x / y)."""
 
     node_name = "FmodBackward1"
-    saved_names = ("other", "self")
+    saved_names = ("self", "other")
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
-        ctx.save_for_backward(x, y)
+        ctx.save_for_backward(*(x, y) if ctx.needs_input_grad[1] else (None, None))  # (only dy needs them)
         a, b = broadcasting(ctx, x, y)
         _check_integer_divisor(a, b)
         return np.fmod(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        return g if ctx.needs_input_grad[0] else None, -g * DivTrunc.apply(x, y) if ctx.needs_input_grad[1] else None
+        dy = -g * DivTrunc.apply(*ctx.saved_tensors) if ctx.needs_input_grad[1] else None
+        return g if ctx.needs_input_grad[0] else None, dy
 
 
 class DivTrunc(Function):
@@ -693,6 +701,41 @@ def logical_xor(x: Tensor, other: Any) -> Tensor:
     return _bool_result(np.logical_xor, x, other)
 
 
+class ClampTensor(Function):
+    """``clamp(x, min, max)`` with tensor bounds (either may be None), all three broadcast. Each output element is
+    one of x, min or max, and the gradient goes to the one it came from:
+
+        dx   = g where min <= x <= max
+        dmin = g where x < min (and min < max)
+        dmax = g where x > max, or where max < min (then max wins: clamp is min(max(x, min), max))"""
+
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+    pack_order = (2, 1, 0)  # max, min, self: as PyTorch packs them
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lo: Tensor | None, hi: Tensor | None) -> np.ndarray:
+        ctx.save_for_backward(x, lo, hi)
+        bounds = [b for b in (lo, hi) if b is not None]
+        broadcast_from(ctx, x, *bounds)
+        dt = np.result_type(x._array, *[b._array for b in bounds])
+        out = x._array.astype(dt)
+        if lo is not None:
+            out = np.maximum(out, lo._array.astype(dt))
+        return np.minimum(out, hi._array.astype(dt)) if hi is not None else out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, lo, hi = (None if t is None else t._array for t in ctx.saved_tensors)
+        above_lo = True if lo is None else x >= lo
+        below_hi = True if hi is None else x <= hi
+        to_x = np.logical_and(above_lo, below_hi)
+        to_lo = None if lo is None else (x < lo) & (True if hi is None else lo < hi)
+        to_hi = None if hi is None else (x > hi) | (False if lo is None else hi < lo)
+        return tuple(None if mask is None or not need else g * wrap(np.asarray(mask, dtype=g._array.dtype))
+                     for mask, need in zip((to_x, to_lo, to_hi), ctx.needs_input_grad))
+
+
 class Addcmul(Function):
     """``input + value * tensor1 * tensor2`` in one op (optimizers' update rules use it), all three broadcast:
     dinput = g,  dtensor1 = g * (tensor2 * value),  dtensor2 = g * (tensor1 * value)."""
@@ -712,7 +755,9 @@ class Addcmul(Function):
                                "tensor2) for float inputs. The "
                                "future addcdiv behavior is just the latter implementation: (input + value * tensor1 "
                                "/ tensor2), for all dtypes.")
-        ctx.save_for_backward(t1, t2)
+        # tensor1 only for tensor2's gradient; tensor2 for tensor1's (and, dividing, tensor2's too): as PyTorch saves
+        ctx.save_for_backward(t1 if ctx.needs_input_grad[2] else None,
+                              t2 if ctx.needs_input_grad[1] or ctx._forward_cls.divide else None)
         ctx._saved_value = value
         broadcast_from(ctx, input, t1, t2)
         dt = np.result_type(a, b, c)

@@ -509,7 +509,8 @@ class Cross(Function):
     the parallelogram they span. Linear in each input:  dx = cross(y, g),  dy = cross(g, x)."""
 
     node_name = "LinalgCrossBackward0"
-    saved_names = ("other", "self")  # (and _saved_dim)
+    saved_names = ("self", "other")  # (and _saved_dim)
+    pack_order = (1, 0)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor, dim: int) -> np.ndarray:
@@ -518,7 +519,7 @@ class Cross(Function):
         if a.shape[dim] != 3 or b.shape[dim] != 3:
             raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.shape[dim]} and "
                                f"{b.shape[dim]}")
-        ctx.save_for_backward(x, y)
+        ctx.save_for_backward(x if ctx.needs_input_grad[1] else None, y if ctx.needs_input_grad[0] else None)
         ctx._saved_dim = dim
         shape = broadcast_shapes(a.shape, b.shape)
         broadcast_from(ctx, x, y)
@@ -695,7 +696,8 @@ class Dist(Function):
     """
 
     node_name = "DistBackward0"
-    saved_names = ("other", "self", "result")  # (and _saved_p)
+    saved_names = ("self", "other", "result")  # (and _saved_p)
+    pack_order = (1, 0, 2)  # other first, as PyTorch packs them
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor, p: float) -> Tensor:
