@@ -407,3 +407,35 @@ def test_tanh_and_the_other_function_forms_write_into_out() -> None:
     raises(lambda lib: lib.tanh(lib.ones(2, requires_grad=True), out=lib.empty(2)), RuntimeError,
            "tanh(): functions with out=... arguments don't support automatic differentiation, but one of the "
            "arguments requires grad.")
+
+
+def test_raw_saved_tensors_take_their_own_pack_and_unpack_hooks() -> None:
+    """``grad_fn._raw_saved_self.register_hooks(pack, unpack)``, as PyTorch's saved-tensor hooks tutorial uses it:
+    pack runs at once, unpack whenever the tensor is needed, and the refusals (twice, None, bad arguments)."""
+
+    def run(lib: ModuleType) -> list:
+        log: list = []
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = x.pow(2)
+        y.grad_fn._raw_saved_self.register_hooks(lambda t: log.append("pack") or t * 1, lambda t: log.append("unpack")
+                                                 or t)
+        log.append(y.grad_fn._saved_self)
+        y.sum().backward()
+        z = x.exp()
+        z.grad_fn._raw_saved_result.register_hooks(lambda t: log.append("pack result") or t, lambda t: t)
+        z.sum().backward()
+        return [*log, x.grad]
+
+    assert as_pytorch(run)[1] == "['pack', 'unpack', tensor([1., 2., 3.], requires_grad=True), 'unpack', " \
+        "'pack result', tensor([ 4.7183, 11.3891, 26.0855])]"
+    hooks = (lambda t: t, lambda t: t)
+    raises(lambda lib: _twice(lib, hooks), RuntimeError, "Calling register_hooks on a saved tensor whose hooks have "
+           "already been set. Hint: only one pair of hooks is allowed at a time.")
+    raises(lambda lib: (lib.ones(2, requires_grad=True) * lib.ones(2)).grad_fn._raw_saved_self.register_hooks(*hooks),
+           RuntimeError, "Calling register_hooks on a saved tensor with value None is forbidden")
+
+
+def _twice(lib: ModuleType, hooks: tuple) -> None:
+    with lib.autograd.graph.saved_tensors_hooks(*hooks):
+        y = lib.ones(2, requires_grad=True).pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(*hooks)

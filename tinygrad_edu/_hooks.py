@@ -112,3 +112,56 @@ def post_accumulate_hooks(variable: Any) -> None:
             raise RuntimeError(M.POST_ACCUMULATE_RETURNED)
         if returned is not None:  # anything else: PyTorch's message when it expected a tensor
             raise TypeError(M.HOOK_RETURNED.format(M.typename(returned)))
+
+
+# -- grad_fn._saved_self and grad_fn._raw_saved_self -------------------------------------------------------------------
+def saved_attributes(node_cls: type, names: tuple[str, ...]) -> None:
+    """A node class's ``_saved_<name>`` (the saved tensor, checked against in-place changes) and
+    ``_raw_saved_<name>`` (PyTorch's handle on it, to give that one tensor its own pack and unpack hooks), for each
+    name of its Function's ``saved_names``, in the order it saves them."""
+    for i, name in enumerate(names):
+        setattr(node_cls, f"_saved_{name}", property(lambda node, i=i: node._unpack(i)))
+        setattr(node_cls, f"_raw_saved_{name}", property(lambda node, i=i: RawSavedTensor(node, i)))
+
+
+class RawSavedTensor:
+    """``grad_fn._raw_saved_self``: one saved tensor of a node, as PyTorch's ``torch._C._autograd.SavedTensor``.
+
+    ``register_hooks(pack_hook, unpack_hook)`` runs ``pack_hook`` on the saved tensor at once and keeps only what
+    it returns; ``unpack_hook`` gives the tensor back whenever backward (or ``_saved_self``) needs it. It is what
+    ``saved_tensors_hooks`` does for every tensor saved inside its block, for this one tensor, after the fact."""
+
+    __slots__ = ("_i", "_node")
+
+    def __init__(self, node: Any, i: int) -> None:
+        self._node, self._i = node, i
+
+    def register_hooks(self, *hooks: Any) -> None:
+        node, i = self._node, self._i
+        if len(hooks) != 2 or not all(callable(h) for h in hooks):
+            raise TypeError(M.REGISTER_HOOKS_ARGUMENTS.format(", ".join(map(repr, [self, *hooks]))))
+        slot = node._saved[i] if node._saved else None
+        if slot is None:
+            raise RuntimeError(M.REGISTER_HOOKS_NONE)
+        if isinstance(slot, str):  # (freed after backward)
+            raise RuntimeError(M.FREED)
+        if getattr(slot, "unpack_hook", None) is not None:
+            raise RuntimeError(M.REGISTER_HOOKS_TWICE)
+        tensor = slot.unpack(node, peek=True)
+        slot.hooks.append(hooks)  # (packed as a saved_tensors_hooks block would pack it)
+        try:
+            packed = slot.packed(tensor, slot.tensor is None)
+        finally:
+            slot.hooks.pop()
+        node._saved = (*node._saved[:i], packed, *node._saved[i + 1:])
+
+    def unpack(self) -> Any:
+        """The saved tensor (through its unpack hook, if it has one)."""
+        return self._node._unpack(self._i)
+
+    @property
+    def data(self) -> Any:
+        return self.unpack()
+
+    def __repr__(self) -> str:
+        return f"<tinygrad_edu._C._autograd.SavedTensor object at {hex(id(self))}>"

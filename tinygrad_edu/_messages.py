@@ -53,6 +53,12 @@ INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
     "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
 )
+REGISTER_HOOKS_TWICE = ("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
+                        "pair of hooks is allowed at a time.")
+REGISTER_HOOKS_NONE = "Calling register_hooks on a saved tensor with value None is forbidden"
+REGISTER_HOOKS_ARGUMENTS = ("register_hooks(): incompatible function arguments. The following argument types are "
+                            "supported:\n    1. (self: tinygrad_edu._C._autograd.SavedTensor, arg0: collections.abc."
+                            "Callable, arg1: collections.abc.Callable) -> None\n\nInvoked with: {}")
 UNPACK_HOOK_TYPE = "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}"
 
 

@@ -337,8 +337,7 @@ class FunctionMeta(type):
         cls._backward_cls = type(node_name, (BackwardCFunction,), {
             "_forward_cls": cls, "__module__": module, "__qualname__": node_name, "_pack_order": cls.pack_order,
             **learners})
-        for i, saved in enumerate(cls.saved_names):  # e.g. grad_fn._saved_self (a subclass keeps its parent's)
-            setattr(cls._backward_cls, f"_saved_{saved}", property(lambda node, i=i: node._unpack(i)))
+        _hooks.saved_attributes(cls._backward_cls, cls.saved_names)  # grad_fn._saved_self and _raw_saved_self
 
 
 class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
