@@ -157,14 +157,17 @@ def refuse_saved(saved: Any, node: Any, peek: bool) -> None:
         raise RuntimeError(M.modified_inplace(saved, node))
 
 
-def check_grad_inputs(inputs: tuple, roots_checked: bool = False) -> tuple:
-    """``autograd.grad``'s inputs, checked in PyTorch's order: that there are some (before the outputs are checked),
-    then, once the outputs were, that each requires grad."""
+def some_inputs(inputs: tuple) -> tuple:
+    """``autograd.grad``'s inputs, checked first (before the outputs, as PyTorch does): that there are some."""
     if not inputs:
         raise RuntimeError(M.GRAD_INPUTS_EMPTY)
-    if roots_checked and any(not t._requires_grad for t in inputs):
-        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
     return inputs
+
+
+def inputs_require_grad(inputs: tuple) -> None:
+    """``autograd.grad``'s inputs, checked once the outputs were: each must require grad."""
+    if any(not t._requires_grad for t in inputs):
+        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
 
 
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:

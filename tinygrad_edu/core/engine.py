@@ -71,9 +71,9 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
     """Return d(outputs)/d(inputs) (weighted by ``grad_outputs``) without touching any ``.grad``. With
     ``create_graph=True`` the computation of the gradient is recorded, so it can be differentiated again.
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise)."""
-    ins = C.check_grad_inputs(_as_tuple(inputs))  # (not empty: checked first, as PyTorch does)
+    ins = C.some_inputs(_as_tuple(inputs))  # (PyTorch's order: that there are inputs, the outputs, then the inputs)
     roots, root_grads = _roots(_as_tuple(outputs), grad_outputs)
-    C.check_grad_inputs(ins, roots_checked=True)  # (each requires grad)
+    C.inputs_require_grad(ins)
     captured = run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph,
                             capture=[gradient_edge(t) for t in ins], accumulate=False)
     for i, (t, g) in enumerate(zip(ins, captured)):
