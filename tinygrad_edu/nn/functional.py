@@ -32,7 +32,7 @@ from .._creation import default_generator  # the generator manual_seed seeds: dr
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
 from ..core.function import Function
-from ..ops import elementwise
+from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
 from ..ops.linalg import linear
@@ -254,19 +254,7 @@ class NllLossBackward(Function):
     @staticmethod
     def forward(ctx: Any, g: Tensor, x: Tensor, consts: tuple) -> np.ndarray:
         ctx.consts = consts
-        cols, kept, w_t, total, reduction, x_shape, a_shape = consts[3]
-        grad = -(g._array / total) if reduction == "mean" else -g._array
-        if reduction == "none":
-            grad = grad.reshape(cols.shape)  # one per sample, lined up with cols
-        values = grad if w_t is None else w_t * grad
-        if kept is not None:
-            values = np.where(kept, values, 0)  # an ignored sample's entry keeps its 0 (+0., whatever g is)
-        m = np.zeros(a_shape, dtype=x._array.dtype)
-        if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
-            m[np.arange(a_shape[0]), cols] = values
-        else:
-            np.put_along_axis(m, cols[:, None], np.broadcast_to(values, cols.shape)[:, None], 1)
-        return m if a_shape == x_shape else m.reshape(x_shape)
+        return _nll_grad(g._array, x._array.dtype, consts[3])
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -275,6 +263,23 @@ class NllLossBackward(Function):
             if ctx.needs_input_grad[0] else None
         dx = _wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None
         return dg, dx, None
+
+
+def _nll_grad(g: np.ndarray, dtype: np.dtype, info: tuple) -> np.ndarray:
+    """:class:`NllLossBackward` on arrays: ``info`` is what the loss's forward kept (``ctx.info``)."""
+    cols, kept, w_t, total, reduction, x_shape, a_shape = info
+    grad = -(g / total) if reduction == "mean" else -g
+    if reduction == "none":
+        grad = grad.reshape(cols.shape)  # one per sample, lined up with cols
+    values = grad if w_t is None else w_t * grad
+    if kept is not None:
+        values = np.where(kept, values, 0)  # an ignored sample's entry keeps its 0 (+0., whatever g is)
+    m = np.zeros(a_shape, dtype=dtype)
+    if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
+        m[np.arange(a_shape[0]), cols] = values
+    else:
+        np.put_along_axis(m, cols[:, None], np.broadcast_to(values, cols.shape)[:, None], 1)
+    return m if a_shape == x_shape else m.reshape(x_shape)
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -333,6 +338,8 @@ class NllLoss(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, target, weight, _ = ctx.saved_tensors
+        if unrecorded():  # speed: the gradient's array, not an op
+            return _wrap(_nll_grad(g._array, x._array.dtype, ctx.info)), None, None, None
         consts = (target, weight, ctx._saved_ignore_index, ctx.info)
         return ctx._forward_cls.backward_op.apply(g, x, consts), None, None, None
 
