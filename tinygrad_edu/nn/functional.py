@@ -308,9 +308,11 @@ class NllLoss(Function):
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
         t = target._array.reshape(a.shape[:1] + a.shape[2:])
-        lo, hi = (np.minimum.reduce(t, None), np.maximum.reduce(t, None)) if t.size else (0, -1)
-        if lo >= 0 and hi < a.shape[1] and not lo <= ignore_index <= hi:
-            kept, cols = None, t  # the usual case, seen from two reductions: every target a class, none ignored
+        # The usual case, seen from one reduction: every target a class (the largest below C, read as unsigned: a
+        # negative int64 reads as a huge number), and none ignored (ignore_index out of their range).
+        hi = np.maximum.reduce(t.view(np.uint64) if t.dtype == np.int64 else t, None) if t.size else -1
+        if hi < a.shape[1] and not 0 <= ignore_index <= hi:
+            kept, cols = None, t
         else:
             kept = t != ignore_index
             cols = np.where(kept, t, 0)  # the column of each sample's class (column 0 for an ignored one)
@@ -333,7 +335,8 @@ class NllLoss(Function):
         ctx.save_for_backward(x, target, weight, _wrap(total))
         if reduction == "none":
             return losses.reshape(target._array.shape) if x._array.ndim > 1 else losses.reshape(())
-        return np.asarray(losses.sum() / total if reduction == "mean" else losses.sum(), dtype=a.dtype)
+        summed = np.add.reduce(losses, None)
+        return np.asarray(summed / total if reduction == "mean" else summed, dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
