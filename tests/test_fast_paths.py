@@ -199,6 +199,28 @@ def test_relus_mask_gives_the_same_bits_with_and_without_the_tricks(dtype: tg.dt
     assert grads[0] == expected.tobytes()
 
 
+@pytest.mark.parametrize("dtype", [tg.float16, tg.float32, tg.float64])
+def test_relu_gives_the_same_bits_and_layout_with_and_without_the_tricks(dtype: tg.dtype) -> None:
+    """relu against an array of zeros (the trick) and against the number 0: the same bits (signed zeros, inf, nan and
+    a nan's payload included) and the same layout, for row-major, transposed and strided inputs."""
+    from tinygrad_edu.core.grad_mode import Speed
+
+    values = np.array([float("nan"), -1.0, 2.0, 0.0, -0.0, float("inf"), float("-inf"), -3.5] * 5)
+    a = values.astype(dtype.np).reshape(5, 8)
+    if a.dtype == np.float32:
+        a.view(np.uint32)[0, 0] = 0xFFC12345  # a negative nan with a payload
+    results = []
+    for tricks in (True, False):
+        Speed.tricks = tricks
+        try:
+            x = tg.tensor(a)
+            results.append([(r.numpy().tobytes(), r.stride()) for r in (x.relu(), x.t().relu(), x[:, ::3].relu())])
+        finally:
+            Speed.tricks = True
+    assert results[0] == results[1]
+    assert results[0][0][0] == np.maximum(a, 0, dtype=a.dtype).tobytes()
+
+
 # ------------------------------------------------------------------------------------------------ formulas
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
 def test_formula_arithmetic_gives_the_same_gradients_with_and_without_recording() -> None:
