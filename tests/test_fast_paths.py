@@ -199,6 +199,28 @@ def test_relus_mask_gives_the_same_bits_with_and_without_the_tricks(dtype: tg.dt
     assert grads[0] == expected.tobytes()
 
 
+@pytest.mark.parametrize("dtype", [tg.float16, tg.float32, tg.float64])
+def test_relu_gives_the_same_bits_and_layout_with_and_without_the_tricks(dtype: tg.dtype) -> None:
+    """relu against an array of zeros (the trick) and against the number 0: the same bits (signed zeros, inf, nan and
+    a nan's payload included) and the same layout, for row-major, transposed and strided inputs."""
+    from tinygrad_edu.core.grad_mode import Speed
+
+    values = np.array([float("nan"), -1.0, 2.0, 0.0, -0.0, float("inf"), float("-inf"), -3.5] * 5)
+    a = values.astype(dtype.np).reshape(5, 8)
+    if a.dtype == np.float32:
+        a.view(np.uint32)[0, 0] = 0xFFC12345  # a negative nan with a payload
+    results = []
+    for tricks in (True, False):
+        Speed.tricks = tricks
+        try:
+            x = tg.tensor(a)
+            results.append([(r.numpy().tobytes(), r.stride()) for r in (x.relu(), x.t().relu(), x[:, ::3].relu())])
+        finally:
+            Speed.tricks = True
+    assert results[0] == results[1]
+    assert results[0][0][0] == np.maximum(a, 0, dtype=a.dtype).tobytes()
+
+
 # ------------------------------------------------------------------------------------------------ formulas
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
 def test_formula_arithmetic_gives_the_same_gradients_with_and_without_recording() -> None:
@@ -283,7 +305,31 @@ def _many_programs() -> list:
     loss = lib.nn.functional.cross_entropy(m(x.detach()), lib.tensor([0, 1]))
     loss.backward()
     out += [loss, m.weight.grad, m.bias.grad]
+    out += _classifier_programs(lib)
     return [o if isinstance(o, list) else (o.detach().numpy().copy(), o.dtype) for o in out]
+
+
+def _classifier_programs(lib: object) -> list:
+    """A classifier's training step (Linear, ReLU, Linear, cross-entropy) in the loss's variants: the backward of
+    t(), log_softmax and nll_loss (computed on arrays with the tricks on), their gradients' values and layouts."""
+    out: list = []
+    lib.manual_seed(0)
+    model = lib.nn.Sequential(lib.nn.Linear(5, 4), lib.nn.ReLU(), lib.nn.Linear(4, 3))
+    x, target = lib.randn(6, 5), lib.tensor([0, 2, 1, 1, 0, 2])
+    weight = lib.tensor([0.5, 2.0, 1.0])
+    variants = [{}, {"reduction": "sum"}, {"reduction": "none"}, {"weight": weight}, {"ignore_index": 1},
+                {"weight": weight, "ignore_index": 2, "reduction": "sum"}]
+    for kwargs in variants:
+        model.zero_grad()
+        logits = model(x)
+        loss = lib.nn.functional.cross_entropy(logits * 1e3 if kwargs.get("reduction") == "sum" else logits, target,
+                                               **kwargs)
+        loss.backward(lib.ones_like(loss) if loss.dim() else None)
+        grads = [p.grad for p in model.parameters()]
+        out += [loss, *grads, [g.stride() for g in grads]]
+    images = lib.randn(2, 3, 2, 2, requires_grad=True)  # (N, C, d1, d2): nll_loss's other gradient path
+    lib.nn.functional.cross_entropy(images, lib.tensor([[[0, 1], [2, 0]], [[1, 1], [0, 2]]])).backward()
+    return [*out, images.grad]
 
 
 def test_results_are_identical_with_the_speed_tricks_switched_off() -> None:
@@ -309,6 +355,37 @@ def test_results_are_identical_with_the_speed_tricks_switched_off() -> None:
         else:
             assert f[1] == p[1]
             np.testing.assert_array_equal(f[0], p[0])
+
+
+def test_a_classifiers_backward_computes_on_arrays_only_with_the_tricks_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside a backward pass that records nothing, t(), log_softmax and nll_loss compute their gradients on arrays
+    (no op); with the switch off, or with create_graph, each runs its gradient's op."""
+    from tinygrad_edu.core.grad_mode import Speed
+    from tinygrad_edu.nn import functional as F
+    from tinygrad_edu.ops import reduce, shape
+
+    calls: list[str] = []
+    for cls in (shape.T, reduce.LogSoftmaxBackwardData, F.NllLossBackward):
+        original = cls.apply.__func__
+        monkeypatch.setattr(cls, "apply", classmethod(
+            lambda c, *args, original=original: calls.append(c.__name__) or original(c, *args)))
+
+    def backward(**kwargs: bool) -> list[str]:
+        layer = tg.nn.Linear(3, 2)
+        loss = F.cross_entropy(layer(tg.ones(4, 3)), tg.tensor([0, 1, 1, 0]))
+        calls.clear()
+        loss.backward(**kwargs)
+        return sorted(set(calls))
+
+    assert backward() == []
+    try:
+        Speed.tricks = False
+        assert backward() == ["LogSoftmaxBackwardData", "NllLossBackward", "T"]
+    finally:
+        Speed.tricks = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (create_graph's warning about the cycle through .grad)
+        assert backward(create_graph=True) == ["LogSoftmaxBackwardData", "NllLossBackward", "T"]
 
 
 def test_with_the_tricks_off_the_plain_paths_run() -> None:

@@ -277,7 +277,7 @@ SigmoidBackward = derivative("SigmoidBackwardBackward0",
                              lambda grad_output, output: grad_output * (1 - output) * output,
                              grad_output=lambda grad, output: SigmoidBackward.apply(grad, output),
                              output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output))
-Relu = derivative("ReluBackward0", lambda self: np.maximum(self, 0, dtype=self.dtype),
+Relu = derivative("ReluBackward0", lambda self: A.relu(self, Speed.tricks),  # max(self, 0)
                   self=lambda grad, result: ThresholdBackward.apply(grad, result, 0), silent=True)
 ThresholdBackward = derivative("ThresholdBackwardBackward0", lambda grad_output, self, threshold:  # relu's mask
                                A.threshold_backward(grad_output, self, threshold, Speed.tricks),  # (grad if self > 0)

@@ -32,7 +32,7 @@ from .._creation import default_generator  # the generator manual_seed seeds: dr
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
 from ..core.function import Function
-from ..ops import elementwise
+from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
 from ..ops.linalg import linear
@@ -254,19 +254,7 @@ class NllLossBackward(Function):
     @staticmethod
     def forward(ctx: Any, g: Tensor, x: Tensor, consts: tuple) -> np.ndarray:
         ctx.consts = consts
-        cols, kept, w_t, total, reduction, x_shape, a_shape = consts[3]
-        grad = -(g._array / total) if reduction == "mean" else -g._array
-        if reduction == "none":
-            grad = grad.reshape(cols.shape)  # one per sample, lined up with cols
-        values = grad if w_t is None else w_t * grad
-        if kept is not None:
-            values = np.where(kept, values, 0)  # an ignored sample's entry keeps its 0 (+0., whatever g is)
-        m = np.zeros(a_shape, dtype=x._array.dtype)
-        if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
-            m[np.arange(a_shape[0]), cols] = values
-        else:
-            np.put_along_axis(m, cols[:, None], np.broadcast_to(values, cols.shape)[:, None], 1)
-        return m if a_shape == x_shape else m.reshape(x_shape)
+        return _nll_grad(g._array, x._array.dtype, consts[3])
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
@@ -275,6 +263,23 @@ class NllLossBackward(Function):
             if ctx.needs_input_grad[0] else None
         dx = _wrap(np.zeros_like(gg._array)) if ctx.needs_input_grad[1] else None
         return dg, dx, None
+
+
+def _nll_grad(g: np.ndarray, dtype: np.dtype, info: tuple) -> np.ndarray:
+    """:class:`NllLossBackward` on arrays: ``info`` is what the loss's forward kept (``ctx.info``)."""
+    cols, kept, w_t, total, reduction, x_shape, a_shape = info
+    grad = -(g / total) if reduction == "mean" else -g
+    if reduction == "none":
+        grad = grad.reshape(cols.shape)  # one per sample, lined up with cols
+    values = grad if w_t is None else w_t * grad
+    if kept is not None:
+        values = np.where(kept, values, 0)  # an ignored sample's entry keeps its 0 (+0., whatever g is)
+    m = np.zeros(a_shape, dtype=dtype)
+    if len(a_shape) == 2:  # (N, C): one entry per row, set by fancy indexing (quicker than put_along_axis)
+        m[np.arange(a_shape[0]), cols] = values
+    else:
+        np.put_along_axis(m, cols[:, None], np.broadcast_to(values, cols.shape)[:, None], 1)
+    return m if a_shape == x_shape else m.reshape(x_shape)
 
 
 class NllLoss2dBackward(NllLossBackward):
@@ -303,9 +308,11 @@ class NllLoss(Function):
         target, weight = consts
         a = x._array if x._array.ndim > 1 else x._array.reshape(1, -1)  # a single sample is a batch of one
         t = target._array.reshape(a.shape[:1] + a.shape[2:])
-        lo, hi = (np.minimum.reduce(t, None), np.maximum.reduce(t, None)) if t.size else (0, -1)
-        if lo >= 0 and hi < a.shape[1] and not lo <= ignore_index <= hi:
-            kept, cols = None, t  # the usual case, seen from two reductions: every target a class, none ignored
+        # The usual case, seen from one reduction: every target a class (the largest below C, read as unsigned: a
+        # negative int64 reads as a huge number), and none ignored (ignore_index out of their range).
+        hi = np.maximum.reduce(t.view(np.uint64) if t.dtype == np.int64 else t, None) if t.size else -1
+        if hi < a.shape[1] and not 0 <= ignore_index <= hi:
+            kept, cols = None, t
         else:
             kept = t != ignore_index
             cols = np.where(kept, t, 0)  # the column of each sample's class (column 0 for an ignored one)
@@ -328,11 +335,14 @@ class NllLoss(Function):
         ctx.save_for_backward(x, target, weight, _wrap(total))
         if reduction == "none":
             return losses.reshape(target._array.shape) if x._array.ndim > 1 else losses.reshape(())
-        return np.asarray(losses.sum() / total if reduction == "mean" else losses.sum(), dtype=a.dtype)
+        summed = np.add.reduce(losses, None)
+        return np.asarray(summed / total if reduction == "mean" else summed, dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, target, weight, _ = ctx.saved_tensors
+        if unrecorded():  # speed: the gradient's array, not an op
+            return _wrap(_nll_grad(g._array, x._array.dtype, ctx.info)), None, None, None
         consts = (target, weight, ctx._saved_ignore_index, ctx.info)
         return ctx._forward_cls.backward_op.apply(g, x, consts), None, None, None
 

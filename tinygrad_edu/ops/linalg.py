@@ -43,7 +43,8 @@ def _shape_str(a: np.ndarray) -> str:
 
 def _column_major(a: np.ndarray) -> bool:
     """Is this matrix stored column by column? (A transposed view of a row-major one is: ``weight.t()``.)"""
-    return a.flags.f_contiguous and not a.flags.c_contiguous
+    flags = a.flags  # (a new object at each reading: read once)
+    return flags.f_contiguous and not flags.c_contiguous
 
 
 def _mm_grads(g: Tensor, mat1: Tensor | None, mat2: Tensor | None, column_major: bool) -> tuple:

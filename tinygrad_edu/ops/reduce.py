@@ -30,6 +30,7 @@ from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
+from . import unrecorded
 from .elementwise import DivScalar, MulScalar, maximum, minimum, zero_where
 from .shape import Index, _dim, cat
 
@@ -297,7 +298,14 @@ class LogSoftmax(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (out,) = ctx.saved_tensors
+        if unrecorded():  # speed: the gradient's array, not an op
+            return _wrap(_log_softmax_grad(g._array, out._array, ctx.dim)), None
         return LogSoftmaxBackwardData.apply(g, out, ctx.dim), None  # g - out.exp() * g.sum(dim), as one op
+
+
+def _log_softmax_grad(g: np.ndarray, out: np.ndarray, dim: int) -> np.ndarray:
+    """``g - e^l * sum(g)`` on arrays, l = log_softmax x (see :class:`LogSoftmaxBackwardData`)."""
+    return g - np.exp(out) * np.add.reduce(g, dim, keepdims=True)
 
 
 class LogSoftmaxBackwardData(Function):
@@ -312,7 +320,7 @@ class LogSoftmaxBackwardData(Function):
     def forward(ctx: Any, g: Tensor, out: Tensor, dim: int) -> np.ndarray:
         ctx.save_for_backward(g, out)
         ctx.dim = dim
-        return g._array - np.exp(out._array) * np.add.reduce(g._array, dim, keepdims=True)
+        return _log_softmax_grad(g._array, out._array, dim)
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:

@@ -18,9 +18,10 @@ from .._checks import wrap_dim as _dim
 from .._dtype import promote_types
 from .._messages import warn_once
 from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
-from ..core.function import Function
+from ..core.function import Function, as_view
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
+from . import unrecorded
 
 
 class Permute(Function):
@@ -78,6 +79,10 @@ class T(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
+        if unrecorded():  # speed: the transposed view itself, not an op
+            out = _wrap(g._array.T)
+            as_view(out, g)
+            return out
         return g.t()
 
 
