@@ -20,6 +20,7 @@ from . import (
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
+    utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )
 from ._creation import (
     Generator,
