@@ -112,9 +112,51 @@ def save_on_cpu(lib: ModuleType) -> Any:
     return [round(v, 3) for v in x.grad.tolist()]
 
 
+def numpy_names_of_max_and_argmax(lib: ModuleType) -> Any:
+    x = lib.tensor([[1.0, 5.0], [3.0, 2.0]])
+    return (x.argmax(axis=1), lib.argmax(input=x, axis=0, keepdims=True), x.argmin(axis=0), x.max(axis=1),
+            lib.max(x, axis=1, keepdims=True).values, x.min(axis=0).indices,
+            lib.max(input=x, other=lib.tensor(2.0)), lib.min(input=x, other=lib.tensor([2.0, 2.0])))
+
+
+def legacy_type_argument(lib: ModuleType) -> Any:
+    x = lib.tensor([1.5, 2.0])
+    return x.type(lib.LongTensor), x.type(lib.DoubleTensor), lib.ones(2, dtype=lib.int64).type(lib.FloatTensor)
+
+
+def default_device_and_tensor_type(lib: ModuleType) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (PyTorch warns once a process that set_default_tensor_type is deprecated)
+        lib.set_default_device("cpu")
+        try:
+            lib.set_default_tensor_type("torch.FloatTensor")
+            lib.set_default_tensor_type(lib.FloatTensor)
+            return lib.get_default_device(), lib.ones(2).dtype, lib.tensor([1.5]).dtype
+        finally:
+            lib.set_default_device(None)  # (PyTorch's default device is a mode that would stay for the next tests)
+
+
+def replacing_layers(lib: ModuleType) -> Any:
+    nn = lib.nn
+    seq = nn.Sequential(nn.Linear(1, 2), nn.ReLU(), nn.Tanh())
+    seq[0] = nn.Linear(1, 3)
+    seq[-1] = nn.Sigmoid()
+    before = repr(seq)
+    del seq[1]
+    layers = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    layers[1] = nn.Identity()
+    del layers[:1]
+    model = nn.Module()
+    model.fc, model.head = nn.Linear(2, 2), nn.ReLU()
+    model.fc = nn.Linear(2, 5)  # a new head for fine-tuning stays where the old one was
+    model.add_module("head", nn.Tanh())
+    return before, seq, layers, model, [n for n, _ in model.named_parameters()]
+
+
 PROGRAMS = {f.__name__: f for f in (lazy_linear, out_argument, numpy_names, random_spellings, random_in_place_graph,
                                     normal_gradient, legacy_constructors, variable, variable_volatile,
-                                    bitwise_and_isin, save_on_cpu)}
+                                    bitwise_and_isin, save_on_cpu, numpy_names_of_max_and_argmax,
+                                    legacy_type_argument, default_device_and_tensor_type, replacing_layers)}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
@@ -137,3 +179,31 @@ def test_a_resized_out_warns_as_pytorch() -> None:
         return lib.add(lib.ones(2), 1, out=o) is o, o.shape
 
     as_pytorch(program)
+
+
+def test_replacing_layers_refuses_as_pytorch() -> None:
+    def container(lib: ModuleType) -> Any:
+        return lib.nn.Sequential(lib.nn.ReLU())
+
+    raises(lambda lib: container(lib).__setitem__(5, lib.nn.ReLU()), IndexError, "index 5 is out of range")
+    raises(lambda lib: container(lib).__delitem__(-2), IndexError, "index -2 is out of range")
+    raises(lambda lib: container(lib).__setitem__(0, 3), TypeError,
+           "cannot assign 'int' as child module '0' (tinygrad_edu.nn.Module or None expected)")
+
+
+def test_set_default_tensor_type_as_pytorch_and_its_limit() -> None:
+    def wrong_kind(lib: ModuleType) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return lib.set_default_tensor_type("torch.IntTensor")
+
+    raises(wrong_kind, TypeError, "only floating-point types are supported as the default type")
+    import tinygrad_edu as tg
+
+    with pytest.warns(UserWarning, match=r"set_default_tensor_type\(\) is deprecated as of PyTorch 2.1"):
+        tg.set_default_tensor_type("torch.FloatTensor")
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="default float type is float32 and cannot be "
+                                                                      "changed to tinygrad_edu.float64: give dtype="):
+        tg.set_default_tensor_type(tg.DoubleTensor)
+    with pytest.raises(RuntimeError, match="there is no 'cuda' device"):
+        tg.set_default_device("cuda")

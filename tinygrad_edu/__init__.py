@@ -49,7 +49,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool,
     double,

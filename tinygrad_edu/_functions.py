@@ -217,6 +217,29 @@ __all__ += ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTens
             "LongTensor", "ShortTensor"]
 
 
+def set_default_tensor_type(t: Any) -> None:
+    """The old way to choose the default float type, still in older tutorials:
+    ``torch.set_default_tensor_type('torch.FloatTensor')`` (or the class). PyTorch warns that it is deprecated
+    and refuses a type that is not floating point. tinygrad_edu's default float type is float32, and it stays so:
+    asking for another is an error that says how to get it (``dtype=`` on the tensors that need it)."""
+    name = t if isinstance(t, str) else f"tinygrad_edu.{getattr(t, '__name__', t)}"
+    names = {f"{prefix}.{n}": d for d, n in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu", "torch")}
+    legacy = names.get(name)
+    if legacy is None:
+        raise TypeError(f"invalid type: '{t}'")
+    warnings.warn("tinygrad_edu.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "tinygrad_edu.set_default_device() (and dtype= for another float type) as alternatives.",
+                  UserWarning, stacklevel=2)
+    if not legacy.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    if legacy != _dtype.float32:
+        raise RuntimeError(f"tinygrad_edu's default float type is float32 and cannot be changed to {legacy}: give "
+                           f"dtype={legacy} to the tensors that need it")
+
+
+__all__ += ["set_default_tensor_type"]
+
+
 # ``out=``: the result written into a tensor the caller gives (and returned), as PyTorch's function forms allow.
 def _with_out(fn: Any) -> Any:
     def with_out(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
