@@ -207,3 +207,17 @@ def test_set_default_tensor_type_as_pytorch_and_its_limit() -> None:
         tg.set_default_tensor_type(tg.DoubleTensor)
     with pytest.raises(RuntimeError, match="there is no 'cuda' device"):
         tg.set_default_device("cuda")
+
+
+@pytest.mark.parametrize("args", [(-8.0, 8.0, 0.1), (1.5, 100.0, 0.7), (-3.14, 3.14, 0.01), (0, 50, 0.37),
+                                  (1, -2, -0.3), (0.5, 1000.3, 0.77), (0, 3000, 0.25)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arange_to_the_last_bit(args: tuple, dtype: str) -> None:
+    """d2l and Dive-into-DL plot ReLU over ``arange(-8.0, 8.0, 0.1)``: element 80 is 4.4e-16 in PyTorch (its
+    gradient 1, not 0), so the printed values and gradients differ unless every bit is PyTorch's."""
+    def program(lib: ModuleType) -> Any:
+        x = lib.arange(*args, dtype=getattr(lib, dtype), requires_grad=True)
+        lib.relu(x).sum().backward()
+        return x.tolist(), x.grad.tolist()
+
+    as_pytorch(program)
