@@ -221,3 +221,48 @@ def test_arange_to_the_last_bit(args: tuple, dtype: str) -> None:
         return x.tolist(), x.grad.tolist()
 
     as_pytorch(program)
+
+
+def test_raw_saved_tensor_hooks_as_pytorch() -> None:
+    """PyTorch's notes on autograd: ``grad_fn._raw_saved_self.register_hooks(pack, unpack)`` hooks one saved tensor
+    after the fact (packed at once, unpacked when backward reads it); one pair per slot."""
+    def program(lib: ModuleType) -> Any:
+        seen = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.pow(2)
+        raw = y.grad_fn._raw_saved_self
+        raw.register_hooks(lambda t: seen.append(("pack", t.tolist())) or t * 10,
+                           lambda p: seen.append(("unpack", p.tolist())) or p / 10)
+        y.sum().backward(retain_graph=True)
+        z = x.exp()
+        z.grad_fn._raw_saved_result.register_hooks(lambda t: seen.append("pack result") or t,
+                                                   lambda p: seen.append("unpack result") or p)
+        z.sum().backward()
+        return seen, x.grad, type(raw).__name__
+
+    as_pytorch(program)
+    raises(_hook_again, RuntimeError, "Calling register_hooks on a saved tensor whose hooks have already been set. "
+           "Hint: only one pair of hooks is allowed at a time.")
+
+
+def _hook_again(lib: ModuleType) -> None:
+    y = lib.ones(2, requires_grad=True).pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+
+
+def test_raw_saved_tensor_refusals_as_pytorch() -> None:
+    def freed(lib: ModuleType) -> Any:
+        z = lib.ones(2, requires_grad=True).exp()
+        z.sum().backward()
+        z.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t)
+
+    raises(freed, RuntimeError, "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+           "values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+           "you need to backward through the graph a second time or if you need to access saved variables after "
+           "calling backward.")
+    raises(lambda lib: (lib.ones(2, requires_grad=True) * 2).grad_fn._raw_saved_self.register_hooks(
+        lambda t: t, lambda t: t), RuntimeError,
+        "Calling register_hooks on a saved tensor with value None is forbidden")
+    raises(lambda lib: lib.ones(2, requires_grad=True).pow(2).grad_fn._raw_saved_nothing, AttributeError,
+           "'PowBackward0' object has no attribute '_raw_saved_nothing'")

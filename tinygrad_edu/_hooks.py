@@ -47,6 +47,16 @@ class NodeHooks:
     _tensor_pre_hooks: dict[int, list] | None = None  # a tensor's register_hook hooks, by the tensor's output_nr
     _retain_grad: dict[int, Any] | None = None  # a weak reference to each output that retains its grad
     _metadata: dict | None = None
+    _raw_saved: Callable[[Any, int], Any] | None = None  # graph.py's handle on a saved slot: grad_fn._raw_saved_self
+
+    def __getattr__(self, name: str) -> Any:
+        """``grad_fn._raw_saved_<name>``: the saved slot itself, on which ``register_hooks(pack, unpack)`` sets a
+        pair of saved-tensor hooks for this one tensor (PyTorch's notes on autograd show it)."""
+        names = getattr(getattr(type(self), "_forward_cls", None), "saved_names", ())
+        raw = type(self)._raw_saved
+        if name.startswith("_raw_saved_") and name[11:] in names and raw is not None:
+            return raw(self, names.index(name[11:]))
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def register_hook(self, fn: Callable[[tuple, tuple], Any]) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""

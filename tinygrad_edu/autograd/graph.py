@@ -106,6 +106,37 @@ class PackedSavedTensor(SavedTensor):
 SavedTensor.packed = PackedSavedTensor
 
 
+class RawSavedTensor:
+    """``grad_fn._raw_saved_self``: one saved slot of a node. ``register_hooks(pack_hook, unpack_hook)`` packs the
+    saved tensor at once and unpacks it when backward reads it: the hooks of a ``saved_tensors_hooks`` block, for
+    this one tensor and after the fact. One pair of hooks per slot, as in PyTorch."""
+
+    __module__ = "tinygrad_edu._C._autograd"  # (where PyTorch's class lives: torch._C._autograd.SavedTensor)
+
+    def __init__(self, node: Node, index: int) -> None:
+        self._node, self._index = node, index
+
+    def register_hooks(self, pack_hook: Callable[[Tensor], Any], unpack_hook: Callable[[Any], Tensor]) -> None:
+        node, i = self._node, self._index
+        saved = node._saved[i] if node._saved is not None else None
+        if saved is FREED:
+            raise RuntimeError(M.RAW_SAVED_FREED)
+        if saved is None:
+            raise RuntimeError(M.RAW_SAVED_UNDEFINED)
+        if getattr(saved, "unpack_hook", None) is not None:
+            raise RuntimeError(M.RAW_SAVED_HOOKS_TWICE)
+        tensor = saved.unpack(node, peek=True)
+        packed = object.__new__(PackedSavedTensor)
+        packed.packed, packed.unpack_hook = pack_hook(tensor), unpack_hook
+        packed.counter, packed.output_nr = tensor._version_counter, tensor._output_nr
+        packed.edge = None if saved.tensor is None else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
+        node._saved = (*node._saved[:i], packed, *node._saved[i + 1:])
+
+
+RawSavedTensor.__name__ = RawSavedTensor.__qualname__ = "SavedTensor"  # (PyTorch's name; ours says what it is)
+Node._raw_saved = RawSavedTensor
+
+
 class _Handles:
     """What ``register_multi_grad_hook`` returns: ``remove()`` takes its hooks off every tensor."""
 
