@@ -266,3 +266,16 @@ def test_raw_saved_tensor_refusals_as_pytorch() -> None:
         "Calling register_hooks on a saved tensor with value None is forbidden")
     raises(lambda lib: lib.ones(2, requires_grad=True).pow(2).grad_fn._raw_saved_nothing, AttributeError,
            "'PowBackward0' object has no attribute '_raw_saved_nothing'")
+
+
+def test_cuda_methods_refuse_as_moving_to_cuda_does() -> None:
+    """``x.cuda()`` and ``model.cuda()`` from GPU tutorials: refused like ``.to("cuda")``, saying there is no GPU
+    (PyTorch built without CUDA raises too: an AssertionError, "Torch not compiled with CUDA enabled")."""
+    import tinygrad_edu as tg
+
+    with pytest.raises(RuntimeError, match=r"runs on the CPU only; cannot move a tensor to 'cuda'"):
+        tg.ones(2).cuda()
+    with pytest.raises(RuntimeError, match=r"cannot move a tensor to 'cuda:1'"):
+        tg.ones(2).cuda(1)
+    with pytest.raises(RuntimeError, match=r"runs on the CPU only; cannot move a module to 'cuda'"):
+        tg.nn.Linear(1, 1).cuda()

@@ -285,6 +285,10 @@ class Tensor(_core.Tensor):
     def cpu(self) -> Tensor:
         return self
 
+    def cuda(self, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+        """``x.cuda()``, from code written for a GPU: refused as ``x.to("cuda")`` is (there is no GPU here)."""
+        return self.to("cuda" if device is None else f"cuda:{device}" if isinstance(device, int) else str(device))
+
     def is_contiguous(self) -> bool:
         return bool(self._array.flags.c_contiguous)
 

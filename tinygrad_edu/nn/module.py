@@ -351,6 +351,11 @@ class Module:
     def cpu(self) -> Module:
         return self
 
+    def cuda(self, device: Any = None) -> Module:
+        """``model.cuda()``, from tutorials written for a GPU: there is none here, so it is refused as
+        ``model.to("cuda")`` is, with a message that says so."""
+        return self.to("cuda" if device is None else f"cuda:{device}" if isinstance(device, int) else str(device))
+
     # ------------------------------------------------------------------------------ saving & loading
     def state_dict(self, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> dict[str, Tensor]:
