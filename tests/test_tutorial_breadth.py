@@ -4,6 +4,7 @@ argument names, the random-number spellings, legacy constructors and ``Variable`
 
 from __future__ import annotations
 
+import re
 import warnings
 from types import ModuleType
 from typing import Any
@@ -131,7 +132,10 @@ def default_device_and_tensor_type(lib: ModuleType) -> Any:
         try:
             lib.set_default_tensor_type("torch.FloatTensor")
             lib.set_default_tensor_type(lib.FloatTensor)
-            return lib.get_default_device(), lib.ones(2).dtype, lib.tensor([1.5]).dtype
+            lib.set_default_dtype(lib.float32)
+            generator = re.sub(r"0x[0-9a-f]+", "0x...", repr(lib.manual_seed(0)))
+            return (lib.get_default_device(), lib.ones(2).dtype, lib.tensor([1.5]).dtype, lib.get_default_dtype(),
+                    generator)
         finally:
             lib.set_default_device(None)  # (PyTorch's default device is a mode that would stay for the next tests)
 
@@ -207,6 +211,10 @@ def test_set_default_tensor_type_as_pytorch_and_its_limit() -> None:
         tg.set_default_tensor_type(tg.DoubleTensor)
     with pytest.raises(RuntimeError, match="there is no 'cuda' device"):
         tg.set_default_device("cuda")
+    with pytest.raises(RuntimeError, match="cannot be changed to tinygrad_edu.float64: give dtype="):
+        tg.set_default_dtype(tg.float64)
+    raises(lambda lib: lib.set_default_dtype(lib.int64), TypeError,
+           "only floating-point types are supported as the default type")
 
 
 @pytest.mark.parametrize("args", [(-8.0, 8.0, 0.1), (1.5, 100.0, 0.7), (-3.14, 3.14, 0.01), (0, 50, 0.37),

@@ -23,6 +23,9 @@ from .core.tensor import Tensor
 class Generator:
     """The source of random numbers (a seeded numpy Generator inside)."""
 
+    def __repr__(self) -> str:  # as PyTorch prints its own (``torch.manual_seed(0)`` as a cell's last line shows it)
+        return f"<tinygrad_edu._C.Generator object at {id(self):#x}>"
+
     def __init__(self, seed: int = 0) -> None:
         self.manual_seed(seed)
 
