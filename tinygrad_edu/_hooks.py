@@ -56,7 +56,7 @@ class NodeHooks:
         raw = type(self)._raw_saved
         if name.startswith("_raw_saved_") and name[11:] in names and raw is not None:
             return raw(self, names.index(name[11:]))
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'", name=name, obj=self)
 
     def register_hook(self, fn: Callable[[tuple, tuple], Any]) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
