@@ -90,7 +90,7 @@ LAYERS = [
     {"core"},
     {"ops", "autograd", "_creation", "_out"},
     {"_tensor", "_functions", "_serialization"},
-    {"nn", "optim", "linalg", "func"},
+    {"nn", "optim", "linalg", "func", "utils"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

@@ -4,6 +4,7 @@ argument names, the random-number spellings, legacy constructors and ``Variable`
 
 from __future__ import annotations
 
+import re
 import warnings
 from types import ModuleType
 from typing import Any
@@ -112,9 +113,54 @@ def save_on_cpu(lib: ModuleType) -> Any:
     return [round(v, 3) for v in x.grad.tolist()]
 
 
+def numpy_names_of_max_and_argmax(lib: ModuleType) -> Any:
+    x = lib.tensor([[1.0, 5.0], [3.0, 2.0]])
+    return (x.argmax(axis=1), lib.argmax(input=x, axis=0, keepdims=True), x.argmin(axis=0), x.max(axis=1),
+            lib.max(x, axis=1, keepdims=True).values, x.min(axis=0).indices,
+            lib.max(input=x, other=lib.tensor(2.0)), lib.min(input=x, other=lib.tensor([2.0, 2.0])))
+
+
+def legacy_type_argument(lib: ModuleType) -> Any:
+    x = lib.tensor([1.5, 2.0])
+    return x.type(lib.LongTensor), x.type(lib.DoubleTensor), lib.ones(2, dtype=lib.int64).type(lib.FloatTensor)
+
+
+def default_device_and_tensor_type(lib: ModuleType) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (PyTorch warns once a process that set_default_tensor_type is deprecated)
+        lib.set_default_device("cpu")
+        try:
+            lib.set_default_tensor_type("torch.FloatTensor")
+            lib.set_default_tensor_type(lib.FloatTensor)
+            lib.set_default_dtype(lib.float32)
+            generator = re.sub(r"0x[0-9a-f]+", "0x...", repr(lib.manual_seed(0)))
+            return (lib.get_default_device(), lib.ones(2).dtype, lib.tensor([1.5]).dtype, lib.get_default_dtype(),
+                    generator)
+        finally:
+            lib.set_default_device(None)  # (PyTorch's default device is a mode that would stay for the next tests)
+
+
+def replacing_layers(lib: ModuleType) -> Any:
+    nn = lib.nn
+    seq = nn.Sequential(nn.Linear(1, 2), nn.ReLU(), nn.Tanh())
+    seq[0] = nn.Linear(1, 3)
+    seq[-1] = nn.Sigmoid()
+    before = repr(seq)
+    del seq[1]
+    layers = nn.ModuleList([nn.ReLU(), nn.Tanh(), nn.Sigmoid()])
+    layers[1] = nn.Identity()
+    del layers[:1]
+    model = nn.Module()
+    model.fc, model.head = nn.Linear(2, 2), nn.ReLU()
+    model.fc = nn.Linear(2, 5)  # a new head for fine-tuning stays where the old one was
+    model.add_module("head", nn.Tanh())
+    return before, seq, layers, model, [n for n, _ in model.named_parameters()]
+
+
 PROGRAMS = {f.__name__: f for f in (lazy_linear, out_argument, numpy_names, random_spellings, random_in_place_graph,
                                     normal_gradient, legacy_constructors, variable, variable_volatile,
-                                    bitwise_and_isin, save_on_cpu)}
+                                    bitwise_and_isin, save_on_cpu, numpy_names_of_max_and_argmax,
+                                    legacy_type_argument, default_device_and_tensor_type, replacing_layers)}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
@@ -137,3 +183,107 @@ def test_a_resized_out_warns_as_pytorch() -> None:
         return lib.add(lib.ones(2), 1, out=o) is o, o.shape
 
     as_pytorch(program)
+
+
+def test_replacing_layers_refuses_as_pytorch() -> None:
+    def container(lib: ModuleType) -> Any:
+        return lib.nn.Sequential(lib.nn.ReLU())
+
+    raises(lambda lib: container(lib).__setitem__(5, lib.nn.ReLU()), IndexError, "index 5 is out of range")
+    raises(lambda lib: container(lib).__delitem__(-2), IndexError, "index -2 is out of range")
+    raises(lambda lib: container(lib).__setitem__(0, 3), TypeError,
+           "cannot assign 'int' as child module '0' (tinygrad_edu.nn.Module or None expected)")
+
+
+def test_set_default_tensor_type_as_pytorch_and_its_limit() -> None:
+    def wrong_kind(lib: ModuleType) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return lib.set_default_tensor_type("torch.IntTensor")
+
+    raises(wrong_kind, TypeError, "only floating-point types are supported as the default type")
+    import tinygrad_edu as tg
+
+    with pytest.warns(UserWarning, match=r"set_default_tensor_type\(\) is deprecated as of PyTorch 2.1"):
+        tg.set_default_tensor_type("torch.FloatTensor")
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="default float type is float32 and cannot be "
+                                                                      "changed to tinygrad_edu.float64: give dtype="):
+        tg.set_default_tensor_type(tg.DoubleTensor)
+    with pytest.raises(RuntimeError, match="there is no 'cuda' device"):
+        tg.set_default_device("cuda")
+    with pytest.raises(RuntimeError, match="cannot be changed to tinygrad_edu.float64: give dtype="):
+        tg.set_default_dtype(tg.float64)
+    raises(lambda lib: lib.set_default_dtype(lib.int64), TypeError,
+           "only floating-point types are supported as the default type")
+
+
+@pytest.mark.parametrize("args", [(-8.0, 8.0, 0.1), (1.5, 100.0, 0.7), (-3.14, 3.14, 0.01), (0, 50, 0.37),
+                                  (1, -2, -0.3), (0.5, 1000.3, 0.77), (0, 3000, 0.25)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arange_to_the_last_bit(args: tuple, dtype: str) -> None:
+    """d2l and Dive-into-DL plot ReLU over ``arange(-8.0, 8.0, 0.1)``: element 80 is 4.4e-16 in PyTorch (its
+    gradient 1, not 0), so the printed values and gradients differ unless every bit is PyTorch's."""
+    def program(lib: ModuleType) -> Any:
+        x = lib.arange(*args, dtype=getattr(lib, dtype), requires_grad=True)
+        lib.relu(x).sum().backward()
+        return x.tolist(), x.grad.tolist()
+
+    as_pytorch(program)
+
+
+def test_raw_saved_tensor_hooks_as_pytorch() -> None:
+    """PyTorch's notes on autograd: ``grad_fn._raw_saved_self.register_hooks(pack, unpack)`` hooks one saved tensor
+    after the fact (packed at once, unpacked when backward reads it); one pair per slot."""
+    def program(lib: ModuleType) -> Any:
+        seen = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x.pow(2)
+        raw = y.grad_fn._raw_saved_self
+        raw.register_hooks(lambda t: seen.append(("pack", t.tolist())) or t * 10,
+                           lambda p: seen.append(("unpack", p.tolist())) or p / 10)
+        y.sum().backward(retain_graph=True)
+        z = x.exp()
+        z.grad_fn._raw_saved_result.register_hooks(lambda t: seen.append("pack result") or t,
+                                                   lambda p: seen.append("unpack result") or p)
+        z.sum().backward()
+        return seen, x.grad, type(raw).__name__
+
+    as_pytorch(program)
+    raises(_hook_again, RuntimeError, "Calling register_hooks on a saved tensor whose hooks have already been set. "
+           "Hint: only one pair of hooks is allowed at a time.")
+
+
+def _hook_again(lib: ModuleType) -> None:
+    y = lib.ones(2, requires_grad=True).pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+
+
+def test_raw_saved_tensor_refusals_as_pytorch() -> None:
+    def freed(lib: ModuleType) -> Any:
+        z = lib.ones(2, requires_grad=True).exp()
+        z.sum().backward()
+        z.grad_fn._raw_saved_result.register_hooks(lambda t: t, lambda t: t)
+
+    raises(freed, RuntimeError, "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+           "values of the graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+           "you need to backward through the graph a second time or if you need to access saved variables after "
+           "calling backward.")
+    raises(lambda lib: (lib.ones(2, requires_grad=True) * 2).grad_fn._raw_saved_self.register_hooks(
+        lambda t: t, lambda t: t), RuntimeError,
+        "Calling register_hooks on a saved tensor with value None is forbidden")
+    raises(lambda lib: lib.ones(2, requires_grad=True).pow(2).grad_fn._raw_saved_nothing, AttributeError,
+           "'PowBackward0' object has no attribute '_raw_saved_nothing'")
+
+
+def test_cuda_methods_refuse_as_moving_to_cuda_does() -> None:
+    """``x.cuda()`` and ``model.cuda()`` from GPU tutorials: refused like ``.to("cuda")``, saying there is no GPU
+    (PyTorch built without CUDA raises too: an AssertionError, "Torch not compiled with CUDA enabled")."""
+    import tinygrad_edu as tg
+
+    with pytest.raises(RuntimeError, match=r"runs on the CPU only; cannot move a tensor to 'cuda'"):
+        tg.ones(2).cuda()
+    with pytest.raises(RuntimeError, match=r"cannot move a tensor to 'cuda:1'"):
+        tg.ones(2).cuda(1)
+    with pytest.raises(RuntimeError, match=r"runs on the CPU only; cannot move a module to 'cuda'"):
+        tg.nn.Linear(1, 1).cuda()

@@ -20,6 +20,7 @@ from . import (
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
+    utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )
 from ._creation import (
     Generator,
@@ -48,7 +49,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._device import device
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool,
     double,

@@ -43,3 +43,14 @@ def on_cpu(where: Any) -> None:
 
 
 CPU = device("cpu")  # what every tensor's ``.device`` is
+
+
+def set_default_device(where: Any) -> None:
+    """The device factories use when not told: PyTorch's tutorials call ``torch.set_default_device(device)`` with
+    the device they picked ("cpu" here, the only one). Any other device is refused at once, as ``device()`` does."""
+    if where is not None:
+        device(where)
+
+
+def get_default_device() -> device:
+    return CPU

@@ -4,10 +4,12 @@ in the core's tensor.py, makes them) or the op."""
 from __future__ import annotations
 
 import builtins
+import warnings
 from typing import Any
 
 import numpy as np
 
+from . import _dtype
 from ._creation import _finish, _np_dtype
 from ._creation import normal as _creation_normal
 from ._out import write_out
@@ -213,6 +215,40 @@ ByteTensor, CharTensor, BoolTensor = _legacy("ByteTensor", np.uint8), _legacy("C
     _legacy("BoolTensor", np.bool_)
 __all__ += ["BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor", "HalfTensor", "IntTensor",
             "LongTensor", "ShortTensor"]
+
+
+def get_default_dtype() -> _dtype.dtype:
+    """The float type of ``tensor([1.5])``, ``zeros(2)`` and new layers' weights: float32."""
+    return _dtype.float32
+
+
+def set_default_dtype(d: _dtype.dtype) -> None:
+    """PyTorch lets a program change the default float type. tinygrad_edu's stays float32: asking for it is fine,
+    asking for another is an error that says how to get it (``dtype=`` on the tensors that need it)."""
+    if not isinstance(d, _dtype.dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    if d != _dtype.float32:
+        raise RuntimeError(f"tinygrad_edu's default float type is float32 and cannot be changed to {d}: give "
+                           f"dtype={d} to the tensors that need it")
+
+
+def set_default_tensor_type(t: Any) -> None:
+    """The old way to choose the default float type, still in older tutorials:
+    ``torch.set_default_tensor_type('torch.FloatTensor')`` (or the class). PyTorch warns that it is deprecated
+    and refuses a type that is not floating point; another float type than float32 is refused as by
+    :func:`set_default_dtype`."""
+    name = t if isinstance(t, str) else f"tinygrad_edu.{getattr(t, '__name__', t)}"
+    names = {f"{prefix}.{n}": d for d, n in _dtype.LEGACY_NAMES.items() for prefix in ("tinygrad_edu", "torch")}
+    legacy = names.get(name)
+    if legacy is None:
+        raise TypeError(f"invalid type: '{t}'")
+    warnings.warn("tinygrad_edu.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "tinygrad_edu.set_default_device() (and dtype= for another float type) as alternatives.",
+                  UserWarning, stacklevel=2)
+    set_default_dtype(legacy)
+
+
+__all__ += ["get_default_dtype", "set_default_dtype", "set_default_tensor_type"]
 
 
 # ``out=``: the result written into a tensor the caller gives (and returned), as PyTorch's function forms allow. The

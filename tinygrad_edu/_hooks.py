@@ -141,12 +141,12 @@ class RawSavedTensor:
         if len(hooks) != 2 or not all(callable(h) for h in hooks):
             raise TypeError(M.REGISTER_HOOKS_ARGUMENTS.format(", ".join(map(repr, [self, *hooks]))))
         slot = node._saved[i] if node._saved else None
-        if slot is None:
-            raise RuntimeError(M.REGISTER_HOOKS_NONE)
         if isinstance(slot, str):  # (freed after backward)
-            raise RuntimeError(M.FREED)
+            raise RuntimeError(M.RAW_SAVED_FREED)
+        if slot is None:
+            raise RuntimeError(M.RAW_SAVED_UNDEFINED)
         if getattr(slot, "unpack_hook", None) is not None:
-            raise RuntimeError(M.REGISTER_HOOKS_TWICE)
+            raise RuntimeError(M.RAW_SAVED_HOOKS_TWICE)
         tensor = slot.unpack(node, peek=True)
         slot.hooks.append(hooks)  # (packed as a saved_tensors_hooks block would pack it)
         try:
@@ -163,5 +163,5 @@ class RawSavedTensor:
     def data(self) -> Any:
         return self.unpack()
 
-    def __repr__(self) -> str:
-        return f"<tinygrad_edu._C._autograd.SavedTensor object at {hex(id(self))}>"
+
+RawSavedTensor.__name__ = RawSavedTensor.__qualname__ = "SavedTensor"  # (PyTorch's name; ours says what it is)

@@ -53,9 +53,6 @@ INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
     "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
 )
-REGISTER_HOOKS_TWICE = ("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
-                        "pair of hooks is allowed at a time.")
-REGISTER_HOOKS_NONE = "Calling register_hooks on a saved tensor with value None is forbidden"
 REGISTER_HOOKS_ARGUMENTS = ("register_hooks(): incompatible function arguments. The following argument types are "
                             "supported:\n    1. (self: tinygrad_edu._C._autograd.SavedTensor, arg0: collections.abc."
                             "Callable, arg1: collections.abc.Callable) -> None\n\nInvoked with: {}")
@@ -214,3 +211,12 @@ def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
     if key not in _warned:
         _warned.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
+
+# grad_fn._raw_saved_<name>.register_hooks(pack_hook, unpack_hook)
+RAW_SAVED_UNDEFINED = "Calling register_hooks on a saved tensor with value None is forbidden"
+RAW_SAVED_HOOKS_TWICE = ("Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only one "
+                         "pair of hooks is allowed at a time.")
+RAW_SAVED_FREED = ("Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values of the "
+                   "graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
+                   "need to backward through the graph a second time or if you need to access saved variables after "
+                   "calling backward.")

@@ -261,16 +261,18 @@ class Tensor(_core.Tensor):
 
     def type(self, dtype: Any = None, non_blocking: bool = False) -> Any:
         """``x.type()``: the type's old-style name, ``'tinygrad_edu.FloatTensor'``; ``x.type(dtype)`` converts, as
-        ``x.to(dtype)``, and so does a name (``'torch.DoubleTensor'`` is read as ``'tinygrad_edu.DoubleTensor'``,
-        so that code written for PyTorch runs)."""
+        ``x.to(dtype)``, and so do a legacy type (``x.type(torch.LongTensor)``) and a name (``'torch.DoubleTensor'``
+        is read as ``'tinygrad_edu.DoubleTensor'``, so that code written for PyTorch runs)."""
         if dtype is None:
             return f"tinygrad_edu.{_dtype.LEGACY_NAMES[self.dtype]}"
         if isinstance(dtype, str):
             if dtype not in _TYPE_NAMES:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = _TYPE_NAMES[dtype]
-        if isinstance(dtype, type):
-            raise ValueError(f"invalid type: '{dtype.__name__}'")
+        if isinstance(dtype, type):  # a legacy type: x.type(torch.FloatTensor)
+            if f"tinygrad_edu.{dtype.__name__}" not in _TYPE_NAMES or not hasattr(dtype, "_np"):
+                raise ValueError(f"invalid type: '{dtype.__name__}'")
+            dtype = _TYPE_NAMES[f"tinygrad_edu.{dtype.__name__}"]
         if not isinstance(dtype, _dtype.dtype):
             raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
@@ -286,6 +288,10 @@ class Tensor(_core.Tensor):
 
     def cpu(self) -> Tensor:
         return self
+
+    def cuda(self, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
+        """``x.cuda()``, from code written for a GPU: refused as ``x.to("cuda")`` is (there is no GPU here)."""
+        return self.to("cuda" if device is None else f"cuda:{device}" if isinstance(device, int) else str(device))
 
     def is_contiguous(self) -> bool:
         return bool(self._array.flags.c_contiguous)

@@ -106,6 +106,8 @@ class PackedSavedTensor(SavedTensor):
 SavedTensor.packed = PackedSavedTensor
 
 
+
+
 class _Handles:
     """What ``register_multi_grad_hook`` returns: ``remove()`` takes its hooks off every tensor."""
 

@@ -19,6 +19,25 @@ def _at(container: Module, idx: int) -> Module:
     return modules[idx]
 
 
+def _replace(container: Module, idx: int, module: Module) -> None:
+    """``container[idx] = module``: the layer at that position replaced (its name kept), as ``setattr`` does."""
+    _at(container, idx)
+    setattr(container, list(container._modules)[idx], module)
+
+
+def _delete(container: Module, idx: int | slice) -> None:
+    """``del container[idx]``: the layer(s) removed, and the rest numbered again from 0, as PyTorch does."""
+    names = list(container._modules)
+    if isinstance(idx, slice):
+        doomed = names[idx]
+    else:
+        _at(container, idx)
+        doomed = [names[idx]]
+    for name in doomed:
+        del container._modules[name]
+    container._modules = OrderedDict((str(i), m) for i, m in enumerate(container._modules.values()))
+
+
 class Sequential(Module):
     """``Sequential(a, b, c)(x)`` is ``c(b(a(x)))``. The layers are named "0", "1", ... (or by the keys
     of an OrderedDict), which is where parameter names like ``0.weight`` come from."""
@@ -49,6 +68,13 @@ class Sequential(Module):
             return Sequential(OrderedDict(list(self._modules.items())[idx]))
         return _at(self, idx)
 
+    def __setitem__(self, idx: int, module: Module) -> None:
+        """``seq[-1] = nn.Linear(512, 10)``: swap a layer (say, to fine-tune a new head)."""
+        _replace(self, idx, module)
+
+    def __delitem__(self, idx: int | slice) -> None:
+        _delete(self, idx)
+
     def append(self, module: Module) -> Sequential:
         self.add_module(str(len(self)), module)
         return self
@@ -73,6 +99,12 @@ class ModuleList(Module):
         if isinstance(idx, slice):
             return ModuleList(list(self._modules.values())[idx])
         return _at(self, idx)
+
+    def __setitem__(self, idx: int, module: Module) -> None:
+        _replace(self, idx, module)
+
+    def __delitem__(self, idx: int | slice) -> None:
+        _delete(self, idx)
 
     def append(self, module: Module) -> ModuleList:
         self.add_module(str(len(self)), module)

@@ -181,7 +181,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=params)
             params[name] = value
         elif params is not None and name in params:  # a registered parameter can only become None
             if value is not None:
@@ -191,7 +191,7 @@ class Module:
         elif isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=modules)
             modules[name] = value
         elif modules is not None and name in modules:
             if value is not None:
@@ -217,11 +217,13 @@ class Module:
         else:
             object.__delattr__(self, name)
 
-    def _forget(self, name: str) -> None:
-        """Remove ``name`` wherever it is stored, before storing it again elsewhere."""
+    def _forget(self, name: str, keep: dict | None = None) -> None:
+        """Remove ``name`` wherever it is stored, before storing it again in ``keep``. Not from ``keep`` itself: a
+        layer replaced (``model.fc = nn.Linear(512, 10)``) keeps its place in the order, as in PyTorch."""
         self.__dict__.pop(name, None)
-        self._parameters.pop(name, None)
-        self._modules.pop(name, None)
+        for store in (self._parameters, self._modules):
+            if store is not keep:
+                store.pop(name, None)
 
     def register_parameter(self, name: str, param: Parameter | None) -> None:
         """Register ``param`` (or None: "this layer has no bias") under ``name``."""
@@ -230,14 +232,14 @@ class Module:
                             "(tinygrad_edu.nn.Parameter or None required)")
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
-        self._forget(name)
+        self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Register a sub-module under ``name`` (what ``self.name = module`` does)."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
-        self._forget(name)
+        self._forget(name, keep=self._modules)
         self._modules[name] = module
 
     register_module = add_module
@@ -348,6 +350,11 @@ class Module:
 
     def cpu(self) -> Module:
         return self
+
+    def cuda(self, device: Any = None) -> Module:
+        """``model.cuda()``, from tutorials written for a GPU: there is none here, so it is refused as
+        ``model.to("cuda")`` is, with a message that says so."""
+        return self.to("cuda" if device is None else f"cuda:{device}" if isinstance(device, int) else str(device))
 
     # ------------------------------------------------------------------------------ saving & loading
     def state_dict(self, destination: dict | None = None, prefix: str = "",

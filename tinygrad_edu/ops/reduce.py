@@ -205,34 +205,53 @@ class min_return(max_return):  # noqa: N801
     _name = "min"
 
 
-def max(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
-    """``x.max()`` -> the largest value; ``x.max(dim)`` -> (values, indices) along dim."""
+def _numpy_names(dim: Any, keepdim: bool, axis: Any, keepdims: bool) -> tuple[Any, bool]:
+    """numpy's argument names, which PyTorch accepts for its own everywhere: ``axis`` for ``dim``, ``keepdims`` for
+    ``keepdim`` (d2l writes ``y_hat.argmax(axis=1)``)."""
+    return (dim if axis is None else axis), keepdim or keepdims
+
+
+def max(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Tensor | None = None, axis: Any = None,
+        keepdims: bool = False) -> Any:
+    """``x.max()`` -> the largest value; ``x.max(dim)`` -> (values, indices) along dim; ``max(x, other)`` -> the
+    elementwise maximum (also as ``torch.max(input=x, other=y)``)."""
+    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+    if other is not None:
+        dim = other
     if dim is None:
-        return MaxAll.apply(x)
+        return MaxAll.apply(input)
     if isinstance(dim, Tensor):
 
-        return maximum(x, dim)
-    return max_return(*MaxDim.apply(x, dim, keepdim))
+        return maximum(input, dim)
+    return max_return(*MaxDim.apply(input, dim, keepdim))
 
 
-def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
+def min(input: Tensor, dim: Any = None, keepdim: bool = False, *, other: Tensor | None = None, axis: Any = None,
+        keepdims: bool = False) -> Any:
+    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+    if other is not None:
+        dim = other
     if dim is None:
-        return MinAll.apply(x)
+        return MinAll.apply(input)
     if isinstance(dim, Tensor):
 
-        return minimum(x, dim)
-    return min_return(*MinDim.apply(x, dim, keepdim))
+        return minimum(input, dim)
+    return min_return(*MinDim.apply(input, dim, keepdim))
 
 
-def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    a = x._array
+def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
+           keepdims: bool = False) -> Tensor:
+    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+    a = input._array
     if dim is None:
         return _wrap(np.asarray(np.argmax(a), dtype=np.int64))
     return _wrap(np.argmax(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
 
 
-def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
-    a = x._array
+def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis: int | None = None,
+           keepdims: bool = False) -> Tensor:
+    dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
+    a = input._array
     if dim is None:
         return _wrap(np.asarray(np.argmin(a), dtype=np.int64))
     return _wrap(np.argmin(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
