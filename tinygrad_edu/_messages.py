@@ -26,6 +26,11 @@ FREED = (
 IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_TYPE = "gradients can be either Tensors or None, but got {}"
+BATCHED_GRAD_SHAPE = ("If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                      "dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                      "corresponding output, but a mismatch was detected: grad_output[{0}] has a shape of {1} and "
+                      "output[{0}] has a shape of {2}. If you only want some tensors in `grad_output` to be "
+                      "considered batched, consider using vmap.")
 GRAD_SHAPE = "Mismatch in shape: grad_output[{0}] has a shape of {1} and output[{0}] has a shape of {2}."
 BACKWARD_INPUTS_EMPTY = "`inputs` argument to `backward()` cannot be empty."
 GRAD_INPUTS_EMPTY = "`inputs` argument to `grad()` cannot be empty."

@@ -17,6 +17,21 @@ __all__ = ["BackwardCFunction", "DelayedError", "Function", "FunctionCtx", "Func
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# -- boxed_grads_call ----------------------------------------------------------------------------------------------
+def _box_gradients(cls: type, **kwargs: Any) -> None:
+    """``boxed_grads_call = True`` on a Function: its backward receives the gradients as one list, ``backward(ctx,
+    grads)``, which it may empty as it goes (so a large gradient can be freed before the others are used), as
+    PyTorch 2.13 calls it. Done when the class is made: its backward is wrapped to box what the engine passes."""
+    backward = cls.__dict__.get("backward")
+    if cls.__dict__.get("boxed_grads_call") and isinstance(backward, staticmethod):
+        unboxed = backward.__func__
+        cls.backward = staticmethod(functools.wraps(unboxed)(lambda ctx, *grads: unboxed(ctx, list(grads))))
+
+
+Function.boxed_grads_call = False
+Function.__init_subclass__ = classmethod(_box_gradients)
+
+
 # -- once_differentiable -----------------------------------------------------------------------------------------
 class DelayedError(Function):
     """A node that fails when backward reaches it: ``once_differentiable`` puts it on the gradients it

@@ -4,8 +4,9 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 from __future__ import annotations
 
 import sys
+import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
@@ -21,9 +22,45 @@ CopyBackwards.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
 
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
-__all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",
-           "PackedSavedTensor", "SavedTensor", "gradient_edge", "register_multi_grad_hook", "save_on_cpu",
-           "saved_tensors_hooks", "type_description"]
+__all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "GradientEdge", "Node",
+           "PackedSavedTensor", "SavedTensor", "edge_meta", "get_gradient_edge", "gradient_edge",
+           "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks", "type_description"]
+
+
+class GradientEdge(NamedTuple):
+    """A place in the backward graph where a gradient arrives: output ``output_nr`` of ``node`` (PyTorch's
+    ``torch.autograd.graph.GradientEdge``). ``autograd.grad`` and ``backward`` take one wherever they take a
+    tensor: as an input, the gradient that reaches that edge is returned; as an output, the pass starts there
+    (with the gradient given in ``grad_outputs``). So a backward pass can be cut in two::
+
+        out, edge = f(x), get_gradient_edge(h)   # h: an intermediate tensor of f
+        g_h, = autograd.grad(out, edge)          # d(out)/dh, through the graph above h
+        g_x, = autograd.grad(edge, x, g_h)       # then on from h down to x: the same as grad(out, x)
+    """
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+# The shape and dtype of the tensor behind each edge get_gradient_edge made: what a gradient starting there must
+# have (PyTorch reads it from the node's input metadata). Weak: an edge must not keep its graph alive.
+_EDGE_META: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The edge where ``tensor``'s gradient is computed: ``(tensor.grad_fn, tensor.output_nr)``, or a leaf's
+    AccumulateGrad. ``autograd.grad(loss, x)`` and ``autograd.grad(loss, get_gradient_edge(x))`` are the same."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    node, nr = gradient_edge(tensor)
+    _EDGE_META.setdefault(node, {})[nr] = (tuple(tensor.shape), tensor.dtype)
+    return GradientEdge(node, nr)
+
+
+def edge_meta(edge: GradientEdge) -> tuple[tuple[int, ...], Any] | None:
+    """The (shape, dtype) of the tensor ``edge`` was taken from, if get_gradient_edge made it."""
+    return _EDGE_META.get(edge.node, {}).get(edge.output_nr)
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.saved_tensors_hooks)
