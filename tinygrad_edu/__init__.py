@@ -21,6 +21,7 @@ from . import (
     nn,
     optim,
 )
+from ._C import _functions
 from ._creation import (
     Generator,
     arange,

@@ -4,6 +4,7 @@ from . import forward_ad, functional
 from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
+    _unsafe_preserve_version_counter,
     detect_anomaly,
     enable_grad,
     inference_mode,

@@ -22,9 +22,27 @@ CopyBackwards.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
 
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
-__all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "GradientEdge", "Node",
-           "PackedSavedTensor", "SavedTensor", "edge_meta", "get_gradient_edge", "gradient_edge",
-           "register_multi_grad_hook", "save_on_cpu", "saved_tensors_hooks", "type_description"]
+__all__ = [
+    "FREED",
+    "FREED_MESSAGE",
+    "SAVED_TENSOR_HOOKS",
+    "AccumulateGrad",
+    "CopyBackwards",
+    "GradientEdge",
+    "Node",
+    "PackedSavedTensor",
+    "SavedTensor",
+    "disable_saved_tensors_hooks",
+    "edge_meta",
+    "get_gradient_edge",
+    "gradient_edge",
+    "increment_version",
+    "register_multi_grad_hook",
+    "save_on_cpu",
+    "saved_tensors_hooks",
+    "saved_tensors_hooks_enabled",
+    "type_description",
+]
 
 
 class GradientEdge(NamedTuple):
@@ -84,11 +102,47 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
+        if _HOOKS_DISABLED:
+            raise RuntimeError(_HOOKS_DISABLED[-1])
         SAVED_TENSOR_HOOKS.append((self.pack_hook, self.unpack_hook))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         SAVED_TENSOR_HOOKS.pop()
+
+
+_HOOKS_DISABLED: list[str] = []  # the messages of the open disable_saved_tensors_hooks blocks (the last applies)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801  (PyTorch's name)
+    """Inside ``with disable_saved_tensors_hooks(message):`` saved-tensor hooks cannot be set: entering a
+    ``saved_tensors_hooks`` block raises ``RuntimeError(message)`` (code that cannot work with them says why).
+    Entering it while hooks are set raises the same."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        if SAVED_TENSOR_HOOKS:
+            raise RuntimeError(self.error_message)
+        _HOOKS_DISABLED.append(self.error_message)
+
+    def __exit__(self, *exc: Any) -> None:
+        _HOOKS_DISABLED.pop()
+
+
+def saved_tensors_hooks_enabled() -> bool:
+    """Whether saved-tensor hooks may be set now (no ``disable_saved_tensors_hooks`` block is open)."""
+    return not _HOOKS_DISABLED
+
+
+def increment_version(tensor: Tensor | Any) -> None:
+    """Tell autograd that ``tensor`` (or each of several) was changed in place behind its back (say, through
+    ``.numpy()``): its version goes up, so a graph that saved it refuses to use the old value. An inference
+    tensor has no version to bump: it is left alone."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if type(t._version_counter) is not InferenceCounter:
+            t._version_counter[0] += 1
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
