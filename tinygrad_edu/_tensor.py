@@ -265,6 +265,8 @@ class Tensor(_core.Tensor):
             if dtype not in _TYPE_NAMES:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = _TYPE_NAMES[dtype]
+        if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), _dtype.dtype):
+            dtype = dtype.dtype  # a legacy tensor type: x.type(torch.DoubleTensor)
         if isinstance(dtype, type):
             raise ValueError(f"invalid type: '{dtype.__name__}'")
         if not isinstance(dtype, _dtype.dtype):
@@ -498,6 +500,33 @@ class Tensor(_core.Tensor):
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
         rng = (generator or _creation.default_generator).rng
         return inplace.inplace(self, inplace.Normal.apply, rng.normal(mean, std, self.shape))
+
+    def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
+        """Each element becomes 1 with probability ``p`` (0 otherwise), in this tensor's dtype."""
+        rng = (generator or _creation.default_generator).rng
+        draws = (rng.uniform(0.0, 1.0, self.shape) < p).astype(self._array.dtype)
+        return inplace.inplace(self, inplace.Uniform.apply, draws)
+
+    def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
+        """A new tensor of 0s and 1s: element i is 1 with probability ``self[i]`` (no gradient flows: it is a draw)."""
+        rng = (generator or _creation.default_generator).rng
+        probs = self._array if p is None else np.broadcast_to(np.asarray(p, dtype=self._array.dtype), self.shape)
+        return wrap((rng.uniform(0.0, 1.0, self.shape) < probs).astype(self._array.dtype))
+
+    def new(self, *args: Any) -> Tensor:
+        """The legacy constructor: ``x.new(2, 3)`` (or ``x.new(size)``) a tensor of that shape, ``x.new(data)`` one of
+        those values, in x's dtype. (PyTorch leaves the new elements uninitialized; they are zeros here.)"""
+        if len(args) == 1 and isinstance(args[0], tuple) and all(isinstance(n, int) for n in args[0]):
+            args = args[0]
+        if all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in args):
+            return wrap(np.zeros(tuple(int(n) for n in args), dtype=self._array.dtype))
+        return wrap(np.array(args[0], dtype=self._array.dtype))
+
+    def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        return shape.split(self, list(split_sizes), dim)
+
+    def signbit(self) -> Tensor:
+        return wrap(np.signbit(self._array))
 
     # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
     eq, ne, lt, le = _compare(operator.eq), _compare(operator.ne), _compare(operator.lt), _compare(operator.le)

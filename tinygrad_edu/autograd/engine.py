@@ -39,6 +39,7 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor],
         raise RuntimeError(M.GRAD_INPUTS_EMPTY)
     if not only_inputs:
         warnings.warn(M.ONLY_INPUTS, FutureWarning, stacklevel=2)
+    grad_outputs = _in_outputs_dtypes(outs, grad_outputs)
     if is_grads_batched:
         result = _grad_batched(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads)
     elif any(isinstance(x, GradientEdge) for x in outs + ins):
@@ -75,6 +76,17 @@ def _edge_of(x: Tensor | GradientEdge, accumulate: bool) -> tuple[Node, int]:
     if isinstance(x, GradientEdge):
         return (x.node, x.output_nr)
     return core_engine._retaining((x,))[0] if accumulate else core_engine.gradient_edge(x)
+
+
+def _in_outputs_dtypes(outs: tuple, grad_outputs: Any) -> Any:
+    """A float gradient given for a float output of another dtype is converted to the output's, as PyTorch's engine
+    converts what reaches each node (a float32 vector for a float64 output gives a float64 gradient)."""
+    if grad_outputs is None:
+        return None
+    grads = _as_tuple(grad_outputs)
+    return tuple(g.to(o.dtype) if isinstance(g, Tensor) and isinstance(o, Tensor) and g.dtype != o.dtype
+                 and g.dtype.is_floating_point and o.dtype.is_floating_point else g for o, g in zip(outs, grads)) + \
+        grads[len(outs):]
 
 
 def _as_places(x: Any) -> tuple:

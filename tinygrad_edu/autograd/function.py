@@ -12,9 +12,19 @@ from ..core.function import BackwardCFunction, Function, FunctionCtx, FunctionMe
 from ..core.grad_mode import GradMode, no_grad
 from ..core.tensor import Tensor
 
-__all__ = ["BackwardCFunction", "DelayedError", "Function", "FunctionCtx", "FunctionMeta", "once_differentiable"]
+__all__ = ["BackwardCFunction", "DelayedError", "Function", "FunctionCtx", "FunctionMeta", "InplaceFunction",
+           "once_differentiable"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InplaceFunction(Function):
+    """PyTorch's base for Functions that may work in place: the same as Function, with an ``inplace`` flag its old
+    style instances carried (``InplaceFunction(inplace=True)``)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
 
 
 # -- boxed_grads_call ----------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
         if g is None and not allow_unused:
             raise RuntimeError(M.UNUSED_INPUT.format(i))
         if g is None and materialize_grads:
-            captured[i] = wrap(np.zeros_like(t._array))
+            captured[i] = wrap(np.zeros_like(t._array)).requires_grad_(create_graph)  # (as PyTorch's zeros_like)
     return tuple(captured)
 
 
