@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _creation, _device, _dtype
+from . import _checks, _creation, _device, _dtype
 from . import _messages as M
 from ._hooks import RemovableHandle
 from ._printing import Size
@@ -460,6 +460,52 @@ class Tensor(_core.Tensor):
 
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other._array.shape)
+
+    # -- views in place: this tensor takes the view's shape, and its history goes through the view's node -----------
+    def _become_view(self, view: Tensor) -> Tensor:
+        """``x.t_()`` is ``x.t()`` made in place, as PyTorch rewrites x's own metadata: x takes the view's numbers and
+        node (TBackward0, whose edge leads to x's old history), and its version goes up. Refused where an in-place
+        change is: on a leaf that requires grad, on a view autograd could not rewrite, on an inference tensor."""
+        if GradMode.enabled and self._requires_grad:
+            if self.grad_fn is None and self._base is None:
+                raise RuntimeError(M.LEAF_INPLACE)
+            if self._base is not None:
+                _checks.check_view_inplace(self)
+        self._version_counter[0] += 1  # (an inference tensor's counter refuses, outside inference mode)
+        self._array = view._array
+        if view.grad_fn is not None:
+            self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+        return self
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        return self._become_view(self.transpose(dim0, dim1))
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def t_(self) -> Tensor:
+        return self._become_view(self.t())
+
+    def squeeze_(self, *dim: Any) -> Tensor:
+        return self._become_view(self.squeeze(*dim))
+
+    def unsqueeze_(self, dim: int) -> Tensor:
+        return self._become_view(self.unsqueeze(dim))
+
+    def resize_(self, *sizes: Any, memory_format: Any = None) -> Tensor:
+        """Give this tensor another shape, keeping its first elements (new ones are zeros here, uninitialized in
+        PyTorch). Not recorded: a tensor that requires grad cannot be resized."""
+        new = tuple(int(n) for n in (sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes))
+        if GradMode.enabled and self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if new == self._array.shape:  # nothing to do: not even a new version
+            return self
+        flat, n = self._array.reshape(-1), int(np.prod(new))
+        self._version_counter[0] += 1
+        self._array = np.concatenate([flat[:n], np.zeros(max(0, n - flat.size), flat.dtype)]).reshape(new)
+        return self
+
+    def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
+        return self.resize_(other._array.shape)
 
     broadcast_to = _core.Tensor.expand
 

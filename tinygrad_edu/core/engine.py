@@ -124,8 +124,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
 
 
 def _as_tuple(x: Any) -> tuple:
-    return () if x is None else tuple(x) if isinstance(x, (tuple, list)) else tuple(x.values()) if type(x) is dict \
-        else (x,)  # (a dict: backward(inputs=dict(model.named_parameters())), as PyTorch takes it)
+    return () if x is None else (*x,) if isinstance(x, (tuple, list)) else (*x.values(),) if type(x) is dict else (x,)
 
 
 def _roots(outputs: tuple[Tensor, ...], grads: Any) -> tuple[list[Edge], list[Tensor]]:
