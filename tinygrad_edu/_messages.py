@@ -68,8 +68,8 @@ def modified_inplace(saved: Any, node: Any) -> str:
     array, grad_fn, output_nr, version = (t._array, t.grad_fn, t._output_nr, t._version_counter[0]) if t is not None \
         else (saved.array, node, saved.output_nr, saved.counter[0])
     expected = saved.version
-    where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
-        if grad_fn is not None else ""
+    op = re.sub(r"Backward([1-9][0-9]*)$", r"\1", re.sub(r"Backward0?$", "", grad_fn.name())) if grad_fn else ""
+    where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""  # (SumBackward1: "Sum1")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{type_description(array)}]{where} is at version {version}; expected version {expected} instead. "
             "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
@@ -208,8 +208,12 @@ def hook_name(fn: Callable) -> str:
 _warned: set[str] = set()
 
 
+WARN_ALWAYS: list[bool] = [False]  # torch.set_warn_always(True): the warnings given once are given every time
+
+
 def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
-    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process)."""
-    if key not in _warned:
+    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process), or every
+    time after ``set_warn_always(True)``."""
+    if key not in _warned or WARN_ALWAYS[0]:
         _warned.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)

@@ -100,6 +100,12 @@ class Tensor(_core.Tensor):
 
     clip = clamp
 
+    @property
+    def volatile(self) -> bool:
+        """Old PyTorch's flag for inference (before ``no_grad``): gone, always False, with PyTorch's warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
+
     def _is_view(self) -> bool:
         """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
         return self._base is not None

@@ -8,6 +8,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ..core.function import BackwardCFunction, Function, FunctionCtx, FunctionMeta, wrap
 from ..core.grad_mode import GradMode, no_grad
 from ..core.tensor import Tensor
@@ -70,8 +72,10 @@ def once_differentiable(backward: F) -> F:
         if not GradMode.enabled or not any(isinstance(g, Tensor) and g._requires_grad for g in grad_outputs):
             return outputs  # no graph being built through this backward: nothing to guard
         many = isinstance(outputs, tuple)
-        guarded = DelayedError.apply(*[None if g is None else wrap(g._array).requires_grad_()
-                                       for g in (outputs if many else (outputs,))])
+        outs = outputs if many else (outputs,)  # (a None gradient goes in as a tensor needing none: an edge to None)
+        guarded = DelayedError.apply(*[wrap(np.zeros(())) if g is None else wrap(g._array).requires_grad_()
+                                       for g in outs])
+        guarded = tuple(None if g is None else d for g, d in zip(outs, guarded))
         return guarded if many else guarded[0]
 
     return wrapper  # type: ignore[return-value]

@@ -197,6 +197,14 @@ class PackedSavedTensor(SavedTensor):
 SavedTensor.packed = PackedSavedTensor
 
 
+class SavedTensorHandle:
+    """``torch.autograd.SavedTensor``: what a node keeps of a saved tensor. Only autograd makes them (a node's saved
+    tensors); made by hand, PyTorch refuses, and so does this."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
+
+
 class _Handles:
     """What ``register_multi_grad_hook`` returns: ``remove()`` takes its hooks off every tensor."""
 

@@ -1,0 +1,90 @@
+"""Small things autograd says as PyTorch says them: the op named in a version error (``Sum1`` for SumBackward1),
+calling a node by hand with the wrong number of gradients, ``SavedTensor`` made by hand, the removed ``volatile``,
+``set_warn_always``, and the graph ``once_differentiable`` builds (an edge to None for a gradient that was None).
+
+Each check runs with tinygrad_edu and, when torch is installed, with torch (``_oracle``): same result, same
+exception type and message, same warnings.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from _oracle import as_pytorch, raises
+
+
+def test_a_version_error_names_the_op_with_its_variant() -> None:
+    def run(lib: ModuleType) -> None:
+        a = lib.ones(3, 4, requires_grad=True)
+        b = a.sum(dim=1)
+        c = b * b
+        with lib.no_grad():
+            b += 1
+        c.backward(lib.ones(3))
+
+    raises(run, RuntimeError, "one of the variables needed for gradient computation has been modified by an inplace "
+           "operation: [tinygrad_edu.FloatTensor [3]], which is output 0 of Sum1, is at version 1; expected version 0 "
+           "instead. Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+           "tinygrad_edu.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def test_a_node_called_by_hand_wants_one_gradient_per_output() -> None:
+    def call(lib: ModuleType, n: int) -> Any:
+        x = lib.ones(1, requires_grad=True)
+        return (x ** 2).grad_fn(*[x.detach()] * n)
+
+    raises(lambda lib: call(lib, 2), TypeError, "expected 1 arguments, got 2 instead")
+    raises(lambda lib: call(lib, 0), TypeError, "expected 1 arguments, got 0 instead")
+    as_pytorch(lambda lib: call(lib, 1).tolist(), (None, "[2.0]", []))
+
+
+def test_saved_tensor_and_volatile() -> None:
+    raises(lambda lib: lib.autograd.SavedTensor(), RuntimeError,
+           "Trying to create a SavedTensor object from Python is forbidden.")
+    as_pytorch(lambda lib: lib.ones(1).volatile,
+               (None, "False", ["UserWarning: volatile was removed (Variable.volatile is always False)"]))
+
+
+def test_set_warn_always_repeats_the_warnings_given_once() -> None:
+    def run(lib: ModuleType) -> str:
+        before = lib.is_warn_always_enabled()
+        lib.set_warn_always(True)
+        try:
+            for _ in range(2):
+                x = lib.ones(2, requires_grad=True)
+                (x * x).sum().backward(create_graph=True)
+        finally:
+            lib.set_warn_always(False)
+        return f"{before} {lib.is_warn_always_enabled()}"
+
+    warning = ("UserWarning: Using backward() with create_graph=True will create a reference cycle between the "
+               "parameter and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+               "creating the graph to avoid this. If you have to use this function, make sure to reset the .grad "
+               "fields of your parameters to None after use to break the cycle and avoid the leak.")
+    as_pytorch(run, (None, repr("False False"), [warning, warning]))
+
+
+def test_once_differentiable_guards_with_an_edge_per_gradient() -> None:
+    def run(lib: ModuleType) -> str:
+        class Twice(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, a: Any, k: int, b: Any) -> Any:
+                return a * k + b
+
+            @staticmethod
+            @lib.autograd.function.once_differentiable
+            def backward(ctx: Any, g: Any) -> tuple:
+                return g * 2, None, g
+
+        a, b = lib.ones(2, requires_grad=True), lib.ones(2, requires_grad=True)
+        ga, gb = lib.autograd.grad(Twice.apply(a, 2, b).sum(), (a, b), lib.ones((), requires_grad=True),
+                                   create_graph=True)
+
+        def desc(node: Any) -> str:
+            return "None" if node is None else \
+                f"{type(node).__name__}({', '.join(desc(n) for n, _ in node.next_functions)})"
+
+        return f"{desc(ga.grad_fn)} {gb.grad_fn is ga.grad_fn}"
+
+    as_pytorch(run, (None, repr("Error(AccumulateGrad(), None, AccumulateGrad()) True"), []))
