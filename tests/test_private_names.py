@@ -101,3 +101,46 @@ def test_saved_tensors_hooks_can_be_disabled_with_a_message() -> None:
         return f"{seen} {lib._C._autograd._saved_tensors_hooks_is_enabled()}"
 
     as_pytorch(state, (None, repr("[False, False] True"), []))
+
+
+def test_queued_callbacks_run_when_the_pass_ends() -> None:
+    """``Variable._execution_engine.queue_callback``: after every node of the running pass, including callbacks a
+    callback queues; a backward run inside a node's backward has its own callbacks, run when it ends."""
+
+    def run(lib: ModuleType) -> str:
+        log: list = []
+        engine = lib.autograd.Variable._execution_engine
+
+        class Inner(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                engine.queue_callback(lambda: log.append("inner done"))
+                log.append("inner")
+                return g
+
+        class Outer(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                engine.queue_callback(lambda: (log.append("outer done"), engine.queue_callback(lambda: log.append(
+                    "queued by a callback"))))
+                with lib.enable_grad():
+                    Inner.apply(lib.ones(1, requires_grad=True)).sum().backward()
+                log.append("outer")
+                return g * 2
+
+        x = lib.ones(2, requires_grad=True)
+        (Outer.apply(x) * 3).sum().backward()
+        return f"{log} {x.grad.tolist()}"
+
+    as_pytorch(run, (None, repr("['inner', 'inner done', 'outer', 'outer done', 'queued by a callback'] [6.0, 6.0]"),
+                     []))
+    raises(lambda lib: lib.autograd.Variable._execution_engine.queue_callback(lambda: None), RuntimeError,
+           "Final callbacks can only be installed during backward pass.")

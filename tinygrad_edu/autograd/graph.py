@@ -3,6 +3,7 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 
 from __future__ import annotations
 
+import heapq
 import sys
 import weakref
 from collections.abc import Callable
@@ -28,6 +29,7 @@ __all__ = [
     "SAVED_TENSOR_HOOKS",
     "AccumulateGrad",
     "CopyBackwards",
+    "ExecutionEngine",
     "GradientEdge",
     "Node",
     "PackedSavedTensor",
@@ -214,6 +216,43 @@ class _Handles:
     def remove(self) -> None:
         for handle in self.handles:
             handle.remove()
+
+
+class _FinalCallbacks(Node):
+    """A node the engine runs last in a backward pass (it has the lowest priority of all): it calls the callbacks
+    queued with ``Variable._execution_engine.queue_callback``, including those they queue themselves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seq, self.callbacks = -(2**63), []
+
+    def apply(self, *grads: Any) -> tuple:
+        while self.callbacks:
+            self.callbacks.pop(0)()
+        return ()
+
+
+class ExecutionEngine:
+    """``Variable._execution_engine``: PyTorch's handle on its engine; what code reaches for is ``queue_callback``."""
+
+    @staticmethod
+    def queue_callback(callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when the backward pass running now has run all its nodes (the innermost pass, when a
+        node's backward runs a backward of its own)."""
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code is not core_engine.run_backward.__code__:
+            frame = frame.f_back
+        if frame is None:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        run = frame.f_locals
+        last = next((node for node in run["buffers"] if type(node) is _FinalCallbacks), None)
+        if last is None:  # the first callback of this pass: queue the node that runs them, behind every other
+            last = _FinalCallbacks()
+            run["buffers"][last] = [None]
+            heapq.heappush(run["ready"], (-last._seq, next(run["order"]), last))
+            if run["slow"] is not None and run["slow"].needed is not None:
+                run["slow"].needed.add(last)
+        last.callbacks.append(callback)
 
 
 def _current_pass() -> tuple[dict, Any]:
