@@ -101,3 +101,31 @@ def test_boxed_grads_of_an_unused_output_are_zeros_or_none() -> None:
 
     as_pytorch(lambda lib: run(lib, True), (None, repr("[0.0, 0.0] [3.0, 3.0]"), []))
     as_pytorch(lambda lib: run(lib, False), (None, repr("None [3.0, 3.0]"), []))
+
+
+def test_outputs_that_are_not_tensors_get_none_not_zeros() -> None:
+    """Materializing gives zeros to the tensor outputs that got no gradient; an output that is not a tensor (a
+    number, None, a string) gets None, and so does a non-differentiable one when ``_materialize_non_diff_grads`` is
+    False."""
+
+    def run(lib: ModuleType) -> str:
+        seen: list = []
+
+        class Mixed(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                marked = x.clone()
+                ctx.mark_non_differentiable(marked)
+                ctx._materialize_non_diff_grads = False
+                return x * 2, 3, "label", marked, x * 3
+
+            @staticmethod
+            def backward(ctx: Any, *grads: Any) -> Any:
+                seen.extend(g if g is None else g.tolist() for g in grads)
+                return grads[0] * 2
+
+        x = lib.ones(2, requires_grad=True)
+        Mixed.apply(x)[0].sum().backward()
+        return f"{seen} {x.grad.tolist()}"
+
+    as_pytorch(run, (None, repr("[[1.0, 1.0], None, None, None, [0.0, 0.0]] [2.0, 2.0]"), []))

@@ -197,7 +197,7 @@ def _undefined_grads_give_none_or_zeros(outputs: tuple[Tensor, ...]) -> None:
     for node in {id(o.grad_fn): o.grad_fn for o in outputs if o.grad_fn is not None}.values():
         if not node._learners:
             continue
-        given = [None if not node.materialize_grads else _wrap(np.zeros(*meta))
+        given = [None if not node.materialize_grads or meta is None else _wrap(np.zeros(*meta))
                  for meta in getattr(node, "_output_meta", [(outputs[0]._array.shape, outputs[0]._array.dtype)])]
         try:
             result = learners_gradients(node, given)

@@ -191,7 +191,7 @@ def _between_hooks(node: Node, grads: list) -> tuple:
             grads = list(C.node_hook_grads(fn, tuple(grads), new))
     given = grads
     if node._num_outputs > 1 and node.materialize_grads:  # outputs that got no gradient get zeros (hooks see None)
-        given = [wrap(np.zeros(*meta)) if g is None else g for g, meta in zip(grads, node._output_meta)]
+        given = [wrap(np.zeros(*meta)) if g is None and meta else g for g, meta in zip(grads, node._output_meta)]
     inputs = node.apply(*given) if not node._learners else learners_gradients(node, given)
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
