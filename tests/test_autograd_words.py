@@ -88,3 +88,46 @@ def test_once_differentiable_guards_with_an_edge_per_gradient() -> None:
         return f"{desc(ga.grad_fn)} {gb.grad_fn is ga.grad_fn}"
 
     as_pytorch(run, (None, repr("Error(AccumulateGrad(), None, AccumulateGrad()) True"), []))
+
+
+def test_what_may_not_be_deleted() -> None:
+    def delete(name: str) -> Any:
+        return lambda lib: delattr(lib.randn(2, requires_grad=True), name)
+
+    raises(delete("data"), RuntimeError, "Deleting tensor data is not allowed. Delete tensor instead!")
+    raises(delete("requires_grad"), RuntimeError, "requires_grad must be a bool")
+    raises(delete("_grad_fn"), RuntimeError, "Deletion of _grad_fn not allowed. Detach tensor instead!")
+    raises(delete("_backward_hooks"), RuntimeError, "Deletion of _backwards_hooks not allowed!")
+    raises(lambda lib: setattr(lib.randn(2), "data", None), TypeError,
+           "Variable data has to be a tensor, but got NoneType")
+
+    def grad(lib: ModuleType) -> Any:
+        x = lib.ones(2, requires_grad=True)
+        x.sum().backward()
+        del x.grad
+        return x.grad
+
+    as_pytorch(grad, (None, "None", []))
+
+
+def test_vjp_is_backward_by_another_name() -> None:
+    def run(lib: ModuleType, both: bool) -> Any:
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def vjp(ctx: Any, g: Any) -> Any:
+                return g * 2
+
+            if both:
+                backward = vjp
+
+        x = lib.ones(2, requires_grad=True)
+        Double.apply(x).sum().backward()
+        return x.grad.tolist()
+
+    as_pytorch(lambda lib: run(lib, False), (None, "[2.0, 2.0]", []))
+    raises(lambda lib: run(lib, True), RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is "
+           "not allowed. You should only implement one of them.")

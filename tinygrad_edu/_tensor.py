@@ -63,6 +63,10 @@ def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[
     return method
 
 
+def _refuse(message: str) -> None:
+    raise RuntimeError(message)
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -205,6 +209,28 @@ class Tensor(_core.Tensor):
         if self._requires_grad and value._array.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._array = value._array
+
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+    # What PyTorch refuses to delete (autograd's own fields), with its words; ``del x.grad`` is allowed (grad = None).
+    requires_grad = property(_core.Tensor.requires_grad.fget, _core.Tensor.requires_grad.fset,
+                             lambda self: _refuse("requires_grad must be a bool"))
+    _grad_fn = property(lambda self: self.grad_fn, None,
+                        lambda self: _refuse("Deletion of _grad_fn not allowed. Detach tensor instead!"))
+
+    @property
+    def _backward_hooks(self) -> Any:
+        return self.__dict__.get("_backward_hooks")
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks: Any) -> None:
+        self.__dict__["_backward_hooks"] = hooks
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self) -> None:
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
 
     def detach_(self) -> Tensor:
         """Detach in place: this tensor becomes a leaf that does not require grad."""

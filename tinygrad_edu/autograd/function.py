@@ -33,11 +33,19 @@ class InplaceFunction(Function):
 def _box_gradients(cls: type, **kwargs: Any) -> None:
     """``boxed_grads_call = True`` on a Function: its backward receives the gradients as one list, ``backward(ctx,
     grads)``, which it may empty as it goes (so a large gradient can be freed before the others are used), as
-    PyTorch 2.13 calls it. Done when the class is made: its backward is wrapped to box what the engine passes."""
+    PyTorch 2.13 calls it. Done when the class is made: its backward is wrapped to box what the engine passes.
+    Also PyTorch's other name for backward, ``vjp``: a Function may define either, not both."""
+    if "vjp" in cls.__dict__:
+        cls.backward = cls.__dict__["vjp"] if "backward" not in cls.__dict__ else staticmethod(_both_backward_and_vjp)
     backward = cls.__dict__.get("backward")
     if cls.__dict__.get("boxed_grads_call") and isinstance(backward, staticmethod):
         unboxed = backward.__func__
         cls.backward = staticmethod(functools.wraps(unboxed)(lambda ctx, *grads: unboxed(ctx, list(grads))))
+
+
+def _both_backward_and_vjp(ctx: Any, *grads: Any) -> Any:
+    raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should only "
+                       "implement one of them.")
 
 
 Function.boxed_grads_call = False
