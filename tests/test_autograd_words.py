@@ -131,3 +131,50 @@ def test_vjp_is_backward_by_another_name() -> None:
     as_pytorch(lambda lib: run(lib, False), (None, "[2.0, 2.0]", []))
     raises(lambda lib: run(lib, True), RuntimeError, "Implementing both 'backward' and 'vjp' for a custom Function is "
            "not allowed. You should only implement one of them.")
+
+
+def test_a_hook_on_an_output_that_got_no_gradient_is_given_none() -> None:
+    """Backward through one output of a multi-output op (unbind) runs the node: the hooks on its other outputs are
+    called too, with None, as PyTorch calls them."""
+
+    def run(lib: ModuleType) -> str:
+        seen: list = []
+        x = lib.ones(3, requires_grad=True)
+        parts = x.unbind()
+        parts[0].register_hook(lambda g: seen.append(g if g is None else g.tolist()))
+        parts[0].backward()
+        parts[1].backward()
+        return f"{seen} {x.grad.tolist()}"
+
+    as_pytorch(run, (None, repr("[1.0, None] [1.0, 1.0, 0.0]"), []))
+
+
+def test_a_tensor_unpacked_by_hooks_has_its_own_version_counter() -> None:
+    """What the unpack hook returns is the tensor backward gets; changing it in place does not count as a change
+    to the tensor that was saved."""
+
+    def run(lib: ModuleType) -> str:
+        a = lib.tensor(1.0, requires_grad=True)
+        replacement = a.clone()
+        seen: list = []
+
+        class Save(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.save_for_backward(x)
+                return x.sin()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                (x,) = ctx.saved_tensors
+                before = a._version
+                x.add_(1)
+                seen.append(a._version - before)
+                return g
+
+        with lib.autograd.graph.saved_tensors_hooks(lambda x: replacement, lambda x: x):
+            b = Save.apply(a)
+        b.backward()
+        return str(seen)
+
+    as_pytorch(run, (None, repr("[0]"), []))

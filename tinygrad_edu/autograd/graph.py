@@ -190,7 +190,7 @@ class PackedSavedTensor(SavedTensor):
         if not isinstance(t, Tensor):
             raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))
         grad_fn, accumulator, requires_grad = (node, None, True) if self.edge is None else self.edge
-        out = _wrap(t._array, grad_fn, self.output_nr, self.counter)
+        out = _wrap(t._array, grad_fn, self.output_nr, t._version_counter)  # (the unpacked tensor's own counter)
         if grad_fn is None and requires_grad:  # a leaf's: gradients reach the saved leaf's .grad
             out._requires_grad, out._accumulator = True, accumulator
         return out

@@ -205,11 +205,10 @@ def _between_hooks(node: Node, grads: list) -> tuple:
 def _tensor_hooks(node: Node, grads: list) -> list:
     """Hooks registered on the tensors this node produced (register_hook, retain_grad)."""
     for nr, fns in (node._tensor_pre_hooks or {}).items():
-        for fn in list(fns):
-            if grads[nr] is not None:
-                new = aloud(fn, grads[nr])
-                if new is not None:
-                    grads[nr] = C.hook_grad(fn, grads[nr], new)
+        for fn in list(fns):  # (an output that got no gradient: its hooks are given None, as PyTorch gives them)
+            new = aloud(fn, grads[nr])
+            if new is not None and grads[nr] is not None:
+                grads[nr] = C.hook_grad(fn, grads[nr], new)
     for nr, ref in (node._retain_grad or {}).items():
         t, g = ref(), grads[nr]
         if t is not None and g is not None:
