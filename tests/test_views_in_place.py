@@ -54,3 +54,20 @@ def test_resize_keeps_the_first_elements_and_counts_a_version() -> None:
     as_pytorch(run, (None, repr("[[0.0, 1.0, 2.0]] [1, 1, 2] 3"), []))
     raises(lambda lib: lib.ones(2, requires_grad=True).clone().resize_(3), RuntimeError,
            "cannot resize variables that require grad")
+
+
+def test_a_view_asked_after_its_base_changed_in_place() -> None:
+    """``v = x.select(0, 1)`` of a tensor that needs no grad, then ``x.add_(r)`` with r requiring grad: v now depends
+    on r, and says so when asked (its history is regrown, as PyTorch's view is)."""
+
+    def run(lib: ModuleType) -> str:
+        r = lib.ones(1, dtype=lib.float64, requires_grad=True)
+        x = lib.ones(5, dtype=lib.float64)
+        v = x.select(0, 1)
+        before = v.requires_grad
+        x.add_(r * 3)
+        after = v.requires_grad
+        (v * 2).backward()
+        return f"{before} {after} {v.tolist()} {r.grad.tolist()}"
+
+    as_pytorch(run, (None, repr("False True 4.0 [6.0]"), []))

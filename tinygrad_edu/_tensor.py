@@ -67,6 +67,14 @@ def _refuse(message: str) -> None:
     raise RuntimeError(message)
 
 
+def _requires_grad(t: _core.Tensor) -> bool:
+    """``x.requires_grad``; a view whose base was changed in place since (``x.add_(r)`` with r requiring grad) first
+    gets its new history, as PyTorch's view does when asked."""
+    if t._base is not None and t._view_version != t._version_counter[0]:
+        Tensors.views.regrow(t)
+    return t._requires_grad
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -215,7 +223,7 @@ class Tensor(_core.Tensor):
         raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     # What PyTorch refuses to delete (autograd's own fields), with its words; ``del x.grad`` is allowed (grad = None).
-    requires_grad = property(_core.Tensor.requires_grad.fget, _core.Tensor.requires_grad.fset,
+    requires_grad = property(_requires_grad, _core.Tensor.requires_grad.fset,
                              lambda self: _refuse("requires_grad must be a bool"))
     _grad_fn = property(lambda self: self.grad_fn, None,
                         lambda self: _refuse("Deletion of _grad_fn not allowed. Detach tensor instead!"))
