@@ -95,3 +95,22 @@ def test_materialized_zeros_require_grad_under_create_graph() -> None:
         return f"{zero.item()} {zero.requires_grad} {again.item()} {again.requires_grad}"
 
     as_pytorch(run, (None, repr("0.0 True 0.0 False"), []))
+
+
+def test_unsafe_split_pieces_may_be_changed_in_place() -> None:
+    """``split``'s pieces are views that refuse in-place changes (one node made them all); ``unsafe_split``'s are not
+    views to autograd: each is changed as a tensor of its own, and backward runs."""
+
+    def run(lib: ModuleType) -> str:
+        results = []
+        for cut in (lambda t: t.unsafe_split(1), lambda t: t.unsafe_split_with_sizes((1, 2)),
+                    lambda t: t.unsafe_chunk(3)):
+            a = lib.ones(3, 2, requires_grad=True)
+            pieces = cut(a * 2)
+            pieces[0].mul_(3)
+            pieces[0].sum().backward()
+            results.append(f"{len(pieces)} {pieces[0]._is_view()} {a.grad.tolist()}")
+        return "; ".join(results)
+
+    as_pytorch(run, (None, repr("3 False [[6.0, 6.0], [0.0, 0.0], [0.0, 0.0]]; 2 False [[6.0, 6.0], [0.0, 0.0], "
+                                "[0.0, 0.0]]; 3 False [[6.0, 6.0], [0.0, 0.0], [0.0, 0.0]]"), []))

@@ -67,6 +67,13 @@ def _refuse(message: str) -> None:
     raise RuntimeError(message)
 
 
+def _not_views(pieces: tuple) -> tuple:
+    """Pieces that autograd does not track as views of what they were cut from (no base, their own versions)."""
+    for piece in pieces:
+        piece._base, piece._view_made, piece._version_counter = None, None, [0]
+    return pieces
+
+
 def _requires_grad(t: _core.Tensor) -> bool:
     """``x.requires_grad``; a view whose base was changed in place since (``x.add_(r)`` with r requiring grad) first
     gets its new history, as PyTorch's view does when asked."""
@@ -610,6 +617,17 @@ class Tensor(_core.Tensor):
 
     def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
         return shape.split(self, list(split_sizes), dim)
+
+    def unsafe_split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split`` whose pieces autograd does not see as views (PyTorch's "unsafe" ops): each may be changed in place
+        as a tensor of its own, with its own version, though it shares memory with this tensor."""
+        return _not_views(shape.split(self, split_size, dim))
+
+    def unsafe_split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        return self.unsafe_split(list(split_sizes), dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        return _not_views(self.chunk(chunks, dim))
 
     def signbit(self) -> Tensor:
         return wrap(np.signbit(self._array))
