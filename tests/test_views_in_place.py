@@ -71,3 +71,27 @@ def test_a_view_asked_after_its_base_changed_in_place() -> None:
         return f"{before} {after} {v.tolist()} {r.grad.tolist()}"
 
     as_pytorch(run, (None, repr("False True 4.0 [6.0]"), []))
+
+
+def test_a_view_of_a_view_made_without_grad() -> None:
+    """A view made with grad mode on, of a view made without it (no_grad or inference mode), is refused in place with
+    PyTorch's words for that case, naming the op that made it."""
+
+    def run(lib: ModuleType, mode: str) -> None:
+        x = lib.zeros(2)
+        with lib.no_grad() if mode == "no_grad" else lib.inference_mode():
+            y = x.view(2)
+        y.requires_grad_(True)
+        z = y.view(2)
+        z /= 2
+
+    raises(lambda lib: run(lib, "no_grad"), RuntimeError, "Output 0 of View is a view of a view which was created in "
+           "no_grad mode and is being modified inplace with grad mode enabled. Given that this use case is ambiguous "
+           "and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either "
+           "both inside the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want "
+           "the inplace to be tracked).")
+    raises(lambda lib: run(lib, "inference"), RuntimeError, "Output 0 of View is a view of a view which was created "
+           "in inference mode and is being modified inplace in normal mode. Given that this use case is ambiguous and "
+           "error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace either "
+           "both inside the inference_mode block (if you don't want the inplace to be tracked) or both outside (if "
+           "you want the inplace to be tracked).")
