@@ -89,7 +89,7 @@ LAYERS = [
      "_steal"},
     {"core"},
     {"ops", "autograd", "_creation", "_out"},
-    {"_tensor", "_functions", "_serialization"},
+    {"_tensor", "_functions", "_serialization", "_C"},
     {"nn", "optim", "linalg", "func", "utils"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]

@@ -14,6 +14,7 @@
 from math import e, inf, nan, pi
 
 from . import (
+    _messages,
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
@@ -22,6 +23,7 @@ from . import (
     optim,
     utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )
+from ._C import _functions
 from ._creation import (
     Generator,
     arange,
@@ -91,6 +93,16 @@ def is_tensor(obj: object) -> bool:
 
 def numel(t: Tensor) -> int:
     return t.numel()
+
+
+def set_warn_always(b: bool) -> None:
+    """With True, the warnings PyTorch gives once per process (``backward(create_graph=True)``'s ...) are given
+    every time: useful in tests that check for them."""
+    _messages.WARN_ALWAYS[0] = True if b else False  # noqa: SIM210  (here bool is tinygrad_edu.bool)
+
+
+def is_warn_always_enabled() -> bool:
+    return _messages.WARN_ALWAYS[0]
 
 
 class cuda:  # noqa: N801  (PyTorch's module name)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import math
 import os
+import re
 import traceback
 import warnings
 from collections.abc import Callable
@@ -292,6 +293,12 @@ def check_view_inplace(t: Any) -> None:
     inference mode (was the change meant to be recorded?), one of several views an op returned (``unbind``,
     ``split``: their node cannot be rewritten), a view whose maker forbids it (``nn`` hooks), a view of a leaf."""
     made = t._view_made
+    if made in ("inference", "no_grad") and t.grad_fn is not None and not t.grad_fn._learners:  # made with grad,
+        # from a view made without it (a learner's Function's output made in its forward is not that case)
+        op = re.sub(r"Backward0?$", "", t.grad_fn.name())
+        raise RuntimeError(f"Output {t._output_nr} of {op} is a view of a view which was created in " +
+                           (M.VIEW_MADE_IN_INFERENCE if made == "inference" else M.VIEW_MADE_IN.format("no_grad"))
+                           .split("A view was created in ", 1)[1])
     if made == "inference":
         raise RuntimeError(M.VIEW_MADE_IN_INFERENCE)
     if made == "no_grad":

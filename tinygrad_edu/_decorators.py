@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+CLASS_DECORATED = ("Decorating classes is deprecated and will be disabled in future versions. You should only decorate "
+                   "functions or methods. To preserve the current behavior of class decoration, you can directly "
+                   "decorate the `__init__` method and nothing else.")
 
 
 class Decorating:
@@ -19,6 +25,8 @@ class Decorating:
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and not kwargs and callable(args[0]):
             return cls()(args[0])
+        if not args and len(kwargs) == 1 and callable(kwargs.get("mode")):  # inference_mode(mode=fn), as PyTorch
+            return cls()(kwargs["mode"])
         return super().__new__(cls)
 
     def clone(self) -> Any:
@@ -26,6 +34,10 @@ class Decorating:
 
     def __call__(self, fn: F) -> F:
         """Use as a decorator: the function runs inside a fresh copy of this context."""
+        if inspect.isclass(fn):  # PyTorch still allows it, with a warning: only constructing the class gets the mode
+            warnings.warn(CLASS_DECORATED, FutureWarning, stacklevel=2)
+            cls = fn
+            fn = lambda *args, **kwargs: cls(*args, **kwargs)  # noqa: E731
         if inspect.isgeneratorfunction(fn):
             return _wrap_generator(self.clone, fn)  # type: ignore[return-value]
 

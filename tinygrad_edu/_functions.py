@@ -65,6 +65,8 @@ log1p, expm1, rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, floor, ceil
  round_) = (_method(n + "_") for n in _MORE_UNARY)
 __all__ += [n + "_" for n in _MORE_UNARY]  # in place
 masked_fill, logsumexp = _method("masked_fill"), _method("logsumexp")
+signbit, split_with_sizes, bernoulli = _method("signbit"), _method("split_with_sizes"), _method("bernoulli")
+__all__ += ["bernoulli", "signbit", "split_with_sizes"]
 
 
 def remainder(input: Any, other: Any) -> Tensor:
@@ -204,7 +206,8 @@ class _LegacyMeta(type):
 
 
 def _legacy(name: str, np_dtype: Any) -> type:
-    return _LegacyMeta(name, (), {"_np": np.dtype(np_dtype), "__module__": "tinygrad_edu"})
+    return _LegacyMeta(name, (), {"_np": np.dtype(np_dtype), "dtype": _dtype.from_numpy(np.dtype(np_dtype)),
+                                  "__module__": "tinygrad_edu"})
 
 
 FloatTensor, DoubleTensor, HalfTensor = _legacy("FloatTensor", np.float32), _legacy("DoubleTensor", np.float64), \

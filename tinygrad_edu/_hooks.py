@@ -78,7 +78,9 @@ class NodeHooks:
         return type(self).__name__
 
     def __call__(self, *grad_outputs: Any) -> Any:
-        """Run this node's backward by hand: ``z.grad_fn(torch.tensor(1.))``."""
+        """Run this node's backward by hand: ``z.grad_fn(torch.tensor(1.))``, one gradient per output of its op."""
+        if len(grad_outputs) != self._num_outputs:
+            raise TypeError(f"expected {self._num_outputs} arguments, got {len(grad_outputs)} instead")
         grads = self.apply(*grad_outputs)
         return grads[0] if len(grads) == 1 else grads
 

@@ -26,6 +26,11 @@ FREED = (
 IMPLICIT_GRAD = "grad can be implicitly created only for scalar outputs"
 NO_GRAD_FN = "element {} of tensors does not require grad and does not have a grad_fn"
 GRAD_TYPE = "gradients can be either Tensors or None, but got {}"
+BATCHED_GRAD_SHAPE = ("If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+                      "dimension. The sizes of the remaining dimensions are expected to match the shape of "
+                      "corresponding output, but a mismatch was detected: grad_output[{0}] has a shape of {1} and "
+                      "output[{0}] has a shape of {2}. If you only want some tensors in `grad_output` to be "
+                      "considered batched, consider using vmap.")
 GRAD_SHAPE = "Mismatch in shape: grad_output[{0}] has a shape of {1} and output[{0}] has a shape of {2}."
 BACKWARD_INPUTS_EMPTY = "`inputs` argument to `backward()` cannot be empty."
 GRAD_INPUTS_EMPTY = "`inputs` argument to `grad()` cannot be empty."
@@ -66,8 +71,8 @@ def modified_inplace(saved: Any, node: Any) -> str:
     array, grad_fn, output_nr, version = (t._array, t.grad_fn, t._output_nr, t._version_counter[0]) if t is not None \
         else (saved.array, node, saved.output_nr, saved.counter[0])
     expected = saved.version
-    where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
-        if grad_fn is not None else ""
+    op = re.sub(r"Backward([1-9][0-9]*)$", r"\1", re.sub(r"Backward0?$", "", grad_fn.name())) if grad_fn else ""
+    where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""  # (SumBackward1: "Sum1")
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{type_description(array)}]{where} is at version {version}; expected version {expected} instead. "
             "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
@@ -206,9 +211,13 @@ def hook_name(fn: Callable) -> str:
 _warned: set[str] = set()
 
 
+WARN_ALWAYS: list[bool] = [False]  # torch.set_warn_always(True): the warnings given once are given every time
+
+
 def warn_once(key: str, message: str, stacklevel: int = 3) -> None:
-    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process)."""
-    if key not in _warned:
+    """Emit a UserWarning the first time only, as PyTorch's ``TORCH_WARN_ONCE`` does (once per process), or every
+    time after ``set_warn_always(True)``."""
+    if key not in _warned or WARN_ALWAYS[0]:
         _warned.add(key)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
 

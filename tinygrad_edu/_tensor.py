@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _creation, _device, _dtype, _out
+from . import _checks, _creation, _device, _dtype, _out
 from . import _messages as M
 from ._hooks import RemovableHandle
 from ._printing import Size
@@ -63,6 +63,25 @@ def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[
     return method
 
 
+def _refuse(message: str) -> None:
+    raise RuntimeError(message)
+
+
+def _not_views(pieces: tuple) -> tuple:
+    """Pieces that autograd does not track as views of what they were cut from (no base, their own versions)."""
+    for piece in pieces:
+        piece._base, piece._view_made, piece._version_counter = None, None, [0]
+    return pieces
+
+
+def _requires_grad(t: _core.Tensor) -> bool:
+    """``x.requires_grad``; a view whose base was changed in place since (``x.add_(r)`` with r requiring grad) first
+    gets its new history, as PyTorch's view does when asked."""
+    if t._base is not None and t._view_version != t._version_counter[0]:
+        Tensors.views.regrow(t)
+    return t._requires_grad
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -103,6 +122,12 @@ class Tensor(_core.Tensor):
 
     clip = clamp
     _with_out = _out.with_out  # (``tinygrad_edu.tanh(x, out=y)``: the core's function forms call it)
+
+    @property
+    def volatile(self) -> bool:
+        """Old PyTorch's flag for inference (before ``no_grad``): gone, always False, with PyTorch's warning."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+        return False
 
     def _is_view(self) -> bool:
         """Whether this tensor is a view sharing another's storage (``_base``), as PyTorch's ``_is_view()``."""
@@ -204,6 +229,28 @@ class Tensor(_core.Tensor):
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._array = value._array
 
+    @data.deleter
+    def data(self) -> None:
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+    # What PyTorch refuses to delete (autograd's own fields), with its words; ``del x.grad`` is allowed (grad = None).
+    requires_grad = property(_requires_grad, _core.Tensor.requires_grad.fset,
+                             lambda self: _refuse("requires_grad must be a bool"))
+    _grad_fn = property(lambda self: self.grad_fn, None,
+                        lambda self: _refuse("Deletion of _grad_fn not allowed. Detach tensor instead!"))
+
+    @property
+    def _backward_hooks(self) -> Any:
+        return self.__dict__.get("_backward_hooks")
+
+    @_backward_hooks.setter
+    def _backward_hooks(self, hooks: Any) -> None:
+        self.__dict__["_backward_hooks"] = hooks
+
+    @_backward_hooks.deleter
+    def _backward_hooks(self) -> None:
+        raise RuntimeError("Deletion of _backwards_hooks not allowed!")
+
     def detach_(self) -> Tensor:
         """Detach in place: this tensor becomes a leaf that does not require grad."""
         if self._base is not None:
@@ -269,10 +316,10 @@ class Tensor(_core.Tensor):
             if dtype not in _TYPE_NAMES:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = _TYPE_NAMES[dtype]
-        if isinstance(dtype, type):  # a legacy type: x.type(torch.FloatTensor)
-            if f"tinygrad_edu.{dtype.__name__}" not in _TYPE_NAMES or not hasattr(dtype, "_np"):
-                raise ValueError(f"invalid type: '{dtype.__name__}'")
-            dtype = _TYPE_NAMES[f"tinygrad_edu.{dtype.__name__}"]
+        if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), _dtype.dtype):
+            dtype = dtype.dtype  # a legacy tensor type: x.type(torch.DoubleTensor)
+        if isinstance(dtype, type):
+            raise ValueError(f"invalid type: '{dtype.__name__}'")
         if not isinstance(dtype, _dtype.dtype):
             raise TypeError("dtype must be a type, str, or dtype object")
         return self.to(dtype)
@@ -469,6 +516,52 @@ class Tensor(_core.Tensor):
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other._array.shape)
 
+    # -- views in place: this tensor takes the view's shape, and its history goes through the view's node -----------
+    def _become_view(self, view: Tensor) -> Tensor:
+        """``x.t_()`` is ``x.t()`` made in place, as PyTorch rewrites x's own metadata: x takes the view's numbers and
+        node (TBackward0, whose edge leads to x's old history), and its version goes up. Refused where an in-place
+        change is: on a leaf that requires grad, on a view autograd could not rewrite, on an inference tensor."""
+        if GradMode.enabled and self._requires_grad:
+            if self.grad_fn is None and self._base is None:
+                raise RuntimeError(M.LEAF_INPLACE)
+            if self._base is not None:
+                _checks.check_view_inplace(self)
+        self._version_counter[0] += 1  # (an inference tensor's counter refuses, outside inference mode)
+        self._array = view._array
+        if view.grad_fn is not None:
+            self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+        return self
+
+    def transpose_(self, dim0: int, dim1: int) -> Tensor:
+        return self._become_view(self.transpose(dim0, dim1))
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def t_(self) -> Tensor:
+        return self._become_view(self.t())
+
+    def squeeze_(self, *dim: Any) -> Tensor:
+        return self._become_view(self.squeeze(*dim))
+
+    def unsqueeze_(self, dim: int) -> Tensor:
+        return self._become_view(self.unsqueeze(dim))
+
+    def resize_(self, *sizes: Any, memory_format: Any = None) -> Tensor:
+        """Give this tensor another shape, keeping its first elements (new ones are zeros here, uninitialized in
+        PyTorch). Not recorded: a tensor that requires grad cannot be resized."""
+        new = tuple(int(n) for n in (sizes[0] if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)) else sizes))
+        if GradMode.enabled and self._requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if new == self._array.shape:  # nothing to do: not even a new version
+            return self
+        flat, n = self._array.reshape(-1), int(np.prod(new))
+        self._version_counter[0] += 1
+        self._array = np.concatenate([flat[:n], np.zeros(max(0, n - flat.size), flat.dtype)]).reshape(new)
+        return self
+
+    def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
+        return self.resize_(other._array.shape)
+
     broadcast_to = _core.Tensor.expand
 
     def repeat(self, *sizes: Any) -> Tensor:
@@ -508,6 +601,44 @@ class Tensor(_core.Tensor):
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
         rng = (generator or _creation.default_generator).rng
         return inplace.inplace(self, inplace.Normal.apply, rng.normal(mean, std, self.shape))
+
+    def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
+        """Each element becomes 1 with probability ``p`` (0 otherwise), in this tensor's dtype."""
+        rng = (generator or _creation.default_generator).rng
+        draws = (rng.uniform(0.0, 1.0, self.shape) < p).astype(self._array.dtype)
+        return inplace.inplace(self, inplace.Uniform.apply, draws)
+
+    def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
+        """A new tensor of 0s and 1s: element i is 1 with probability ``self[i]`` (no gradient flows: it is a draw)."""
+        rng = (generator or _creation.default_generator).rng
+        probs = self._array if p is None else np.broadcast_to(np.asarray(p, dtype=self._array.dtype), self.shape)
+        return wrap((rng.uniform(0.0, 1.0, self.shape) < probs).astype(self._array.dtype))
+
+    def new(self, *args: Any) -> Tensor:
+        """The legacy constructor: ``x.new(2, 3)`` (or ``x.new(size)``) a tensor of that shape, ``x.new(data)`` one of
+        those values, in x's dtype. (PyTorch leaves the new elements uninitialized; they are zeros here.)"""
+        if len(args) == 1 and isinstance(args[0], tuple) and all(isinstance(n, int) for n in args[0]):
+            args = args[0]
+        if all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in args):
+            return wrap(np.zeros(tuple(int(n) for n in args), dtype=self._array.dtype))
+        return wrap(np.array(args[0], dtype=self._array.dtype))
+
+    def split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        return shape.split(self, list(split_sizes), dim)
+
+    def unsafe_split(self, split_size: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        """``split`` whose pieces autograd does not see as views (PyTorch's "unsafe" ops): each may be changed in place
+        as a tensor of its own, with its own version, though it shares memory with this tensor."""
+        return _not_views(shape.split(self, split_size, dim))
+
+    def unsafe_split_with_sizes(self, split_sizes: Any, dim: int = 0) -> tuple[Tensor, ...]:
+        return self.unsafe_split(list(split_sizes), dim)
+
+    def unsafe_chunk(self, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
+        return _not_views(self.chunk(chunks, dim))
+
+    def signbit(self) -> Tensor:
+        return wrap(np.signbit(self._array))
 
     # -- comparisons and tests (no gradient flows through them) ----------------------------------------------------
     eq, ne, lt, le = _compare(operator.eq), _compare(operator.ne), _compare(operator.lt), _compare(operator.le)

@@ -4,6 +4,7 @@ from . import forward_ad, functional
 from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
+    _unsafe_preserve_version_counter,
     detect_anomaly,
     enable_grad,
     inference_mode,
@@ -15,11 +16,12 @@ from .grad_mode import (
 )
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck
 from .graph import Node
+from .graph import SavedTensorHandle as SavedTensor
 from .variable import Variable
 
 __all__ = [
-    "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "backward", "detect_anomaly",
-    "enable_grad", "forward_ad", "functional", "grad", "gradcheck", "gradgradcheck", "inference_mode",
+    "BackwardStep", "BackwardTrace", "Function", "FunctionCtx", "GradcheckError", "Node", "SavedTensor", "backward",
+    "detect_anomaly", "enable_grad", "forward_ad", "functional", "grad", "gradcheck", "gradgradcheck", "inference_mode",
     "is_anomaly_enabled", "is_grad_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled",
     "trace_backward",  # trace_backward & co: tinygrad_edu only
 ]

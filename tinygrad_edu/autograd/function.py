@@ -8,13 +8,48 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import numpy as np
+
 from ..core.function import BackwardCFunction, Function, FunctionCtx, FunctionMeta, wrap
 from ..core.grad_mode import GradMode, no_grad
 from ..core.tensor import Tensor
 
-__all__ = ["BackwardCFunction", "DelayedError", "Function", "FunctionCtx", "FunctionMeta", "once_differentiable"]
+__all__ = ["BackwardCFunction", "DelayedError", "Function", "FunctionCtx", "FunctionMeta", "InplaceFunction",
+           "once_differentiable"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InplaceFunction(Function):
+    """PyTorch's base for Functions that may work in place: the same as Function, with an ``inplace`` flag its old
+    style instances carried (``InplaceFunction(inplace=True)``)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+
+# -- boxed_grads_call ----------------------------------------------------------------------------------------------
+def _box_gradients(cls: type, **kwargs: Any) -> None:
+    """``boxed_grads_call = True`` on a Function: its backward receives the gradients as one list, ``backward(ctx,
+    grads)``, which it may empty as it goes (so a large gradient can be freed before the others are used), as
+    PyTorch 2.13 calls it. Done when the class is made: its backward is wrapped to box what the engine passes.
+    Also PyTorch's other name for backward, ``vjp``: a Function may define either, not both."""
+    if "vjp" in cls.__dict__:
+        cls.backward = cls.__dict__["vjp"] if "backward" not in cls.__dict__ else staticmethod(_both_backward_and_vjp)
+    backward = cls.__dict__.get("backward")
+    if cls.__dict__.get("boxed_grads_call") and isinstance(backward, staticmethod):
+        unboxed = backward.__func__
+        cls.backward = staticmethod(functools.wraps(unboxed)(lambda ctx, *grads: unboxed(ctx, list(grads))))
+
+
+def _both_backward_and_vjp(ctx: Any, *grads: Any) -> Any:
+    raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should only "
+                       "implement one of them.")
+
+
+Function.boxed_grads_call = False
+Function.__init_subclass__ = classmethod(_box_gradients)
 
 
 # -- once_differentiable -----------------------------------------------------------------------------------------
@@ -45,8 +80,10 @@ def once_differentiable(backward: F) -> F:
         if not GradMode.enabled or not any(isinstance(g, Tensor) and g._requires_grad for g in grad_outputs):
             return outputs  # no graph being built through this backward: nothing to guard
         many = isinstance(outputs, tuple)
-        guarded = DelayedError.apply(*[None if g is None else wrap(g._array).requires_grad_()
-                                       for g in (outputs if many else (outputs,))])
+        outs = outputs if many else (outputs,)  # (a None gradient goes in as a tensor needing none: an edge to None)
+        guarded = DelayedError.apply(*[wrap(np.zeros(())) if g is None else wrap(g._array).requires_grad_()
+                                       for g in outs])
+        guarded = tuple(None if g is None else d for g, d in zip(outs, guarded))
         return guarded if many else guarded[0]
 
     return wrapper  # type: ignore[return-value]

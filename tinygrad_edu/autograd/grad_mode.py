@@ -4,6 +4,7 @@ anomaly detection."""
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 from ..core.grad_mode import (
     GradMode,
@@ -13,9 +14,11 @@ from ..core.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from ..core.tensor import Tensor
 
-__all__ = ["GradMode", "detect_anomaly", "enable_grad", "inference_mode", "is_anomaly_enabled", "is_grad_enabled",
-           "is_inference_mode_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
+__all__ = ["GradMode", "_unsafe_preserve_version_counter", "detect_anomaly", "enable_grad", "inference_mode",
+           "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_detect_anomaly",
+           "set_grad_enabled"]
 
 
 set_grad_enabled.__repr__ = lambda self: f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"
@@ -61,3 +64,19 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                       "enabled for debugging.", UserWarning, stacklevel=2)
         super().__init__(True, check_nan)
+
+
+class _unsafe_preserve_version_counter:  # noqa: N801  (PyTorch's name)
+    """Inside the block, in-place changes to ``tensors`` (one tensor or several) do not count: their versions are
+    put back on exit, so a graph that saved them will use the changed values without complaint. As PyTorch warns:
+    do not use it unless the change is one autograd must not see (say, a buffer refilled with the same values)."""
+
+    def __init__(self, tensors: Any) -> None:
+        self.tensors = (tensors,) if isinstance(tensors, Tensor) else tuple(tensors)
+
+    def __enter__(self) -> None:
+        self.versions = [t._version_counter[0] for t in self.tensors]
+
+    def __exit__(self, *exc: object) -> None:
+        for t, version in zip(self.tensors, self.versions):
+            t._version_counter[0] = version

@@ -55,19 +55,28 @@ def _outputs(result: Any) -> tuple[Tensor, ...]:
 
 def _numerical_jacobians(func: Callable, inputs: tuple, index: int, eps: float) -> list[np.ndarray]:
     """J[k, :] for every output, nudging each number of ``inputs[index]`` by ±eps (in place, then restored)."""
-    array = inputs[index]._array
+    return _nudging(lambda: func(*inputs), inputs[index]._array, eps)
+
+
+def _nudging(call: Callable[[], Any], array: np.ndarray, eps: float) -> list[np.ndarray]:
+    """J[k, :] for every output of ``call()``, nudging each number of ``array`` by ±eps (in place, then restored)."""
     columns: list[list[np.ndarray]] = []
     # Grad mode stays on: gradgradcheck's func calls autograd.grad itself. The nudges write to the numpy
     # array directly, so no version counter moves and no graph sees them.
     for k in np.ndindex(array.shape):  # row-major, as ravel() numbers the elements
         old = array[k]
         array[k] = old + eps
-        plus = [o._array.astype(np.float64).ravel() for o in _outputs(func(*inputs))]
-        array[k] = old - eps
-        minus = [o._array.astype(np.float64).ravel() for o in _outputs(func(*inputs))]
+        plus = [(o.shape, o.dtype, o._array.astype(np.float64).ravel()) for o in _outputs(call())]  # (copies: an
+        array[k] = old - eps  # output may be the input itself, which the next nudge changes)
+        minus = [(o.shape, o.dtype, o._array.astype(np.float64).ravel()) for o in _outputs(call())]
         array[k] = old
-        columns.append([(p - m) / (2 * eps) for p, m in zip(plus, minus)])
-    n_out = len(columns[0]) if columns else len(_outputs(func(*inputs)))
+        for p, m in zip(plus, minus):  # a function whose outputs change shape or dtype has no Jacobian here
+            for what, a, b in (("shape", p[0], m[0]), ("dtype", p[1], m[1])):
+                if a != b:
+                    raise AssertionError(f"Expected `func` to return outputs with the same {what} when inputs are "
+                                         f"perturbed on index {k} by {eps}, but got: {what}s {a} and {b}.")
+        columns.append([(p[2] - m[2]) / (2 * eps) for p, m in zip(plus, minus)])
+    n_out = len(columns[0]) if columns else len(_outputs(call()))
     return [np.stack([c[i] for c in columns]) if columns else np.zeros((0, 0)) for i in range(n_out)]
 
 
@@ -178,17 +187,23 @@ def _backward_multiplies_by_grad_output(outputs: tuple[Tensor, ...], inputs: lis
 def _undefined_grads_give_none_or_zeros(outputs: tuple[Tensor, ...]) -> None:
     """A Function's backward must accept outputs that got no gradient (None, when it asked not to materialize zeros)
     and then give None or zeros: what PyTorch checks by sending undefined gradients. (Built-in ops' nodes do.)"""
+    for o in outputs:  # the hooks on an output are given its undefined gradient too (None), as in PyTorch
+        for fn in ((o.grad_fn._tensor_pre_hooks or {}).get(o._output_nr, ()) if o.grad_fn is not None else ()):
+            try:
+                fn(None)
+            except Exception as error:
+                warnings.warn(_UNDEFINED_BC, UserWarning, stacklevel=3)
+                raise GradcheckError(_UNDEFINED_UNHANDLED) from error
     for node in {id(o.grad_fn): o.grad_fn for o in outputs if o.grad_fn is not None}.values():
         if not node._learners:
             continue
-        given = [None if not node.materialize_grads else _wrap(np.zeros(*meta))
+        given = [None if not node.materialize_grads or meta is None else _wrap(np.zeros(*meta))
                  for meta in getattr(node, "_output_meta", [(outputs[0]._array.shape, outputs[0]._array.dtype)])]
         try:
             result = learners_gradients(node, given)
         except Exception as error:
             warnings.warn(_UNDEFINED_BC, UserWarning, stacklevel=3)
-            raise GradcheckError('Expected backward function to handle undefined output grads. Please look at "Notes '
-                                 'about undefined output gradients" in "tools/autograd/derivatives.yaml"') from error
+            raise GradcheckError(_UNDEFINED_UNHANDLED) from error
         if any(g is not None and np.any(g._array != 0) for g in result):
             warnings.warn(_UNDEFINED_BC, UserWarning, stacklevel=3)
             raise GradcheckError("Expected all input grads to be undefined or zero when all output grads are undefined "
@@ -196,6 +211,39 @@ def _undefined_grads_give_none_or_zeros(outputs: tuple[Tensor, ...]) -> None:
                                  '"tools/autograd/derivatives.yaml"')
 
 
+_PRIVATE_API = ("`{}` was part of PyTorch's private API and not meant to be exposed. We are deprecating it and it will "
+                "be removed in a future version of PyTorch. If you have a specific use for this or feature request "
+                "for this to be a stable API, please file us an issue at https://github.com/pytorch/pytorch/issues/new")
+
+
+def get_numerical_jacobian(fn: Callable[[tuple], Any], inputs: Any, target: Any = None, eps: float = 1e-3,
+                           grad_out: float = 1.0) -> tuple[Tensor, ...]:
+    """Deprecated in PyTorch (with this warning): the finite-difference Jacobian of ``fn(inputs)``'s first output
+    with respect to each tensor of ``target`` (default: the inputs that require grad), one row per number of it."""
+    warnings.warn(_PRIVATE_API.format("get_numerical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer supports values of "
+                         "grad_out != 1.0.")
+    targets = [t for t in _as_tuple(inputs if target is None else target) if isinstance(t, Tensor) and t.requires_grad]
+    return tuple(_wrap(_nudging(lambda: fn(inputs), t._array, eps)[0]) for t in targets)
+
+
+def get_analytical_jacobian(inputs: Any, output: Tensor, nondet_tol: float = 0.0,
+                            grad_out: float = 1.0) -> tuple[tuple[Tensor, ...], bool, bool, bool]:
+    """Deprecated in PyTorch (with this warning): autograd's Jacobian of ``output`` with respect to each input that
+    requires grad, computed twice: (jacobians, whether both agree within ``nondet_tol``, sizes ok, types ok)."""
+    warnings.warn(_PRIVATE_API.format("get_analytical_jacobian"), FutureWarning, stacklevel=2)
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer supports values of "
+                         "grad_out != 1.0.")
+    diff = [t for t in _as_tuple(inputs) if isinstance(t, Tensor) and t.requires_grad]
+    first, again = (_analytical_jacobians((output,), diff)[0] for _ in range(2))
+    reentrant = all(np.abs(a - b).max(initial=0) <= nondet_tol for a, b in zip(first, again))
+    return tuple(_wrap(j) for j in first), reentrant, True, True
+
+
+_UNDEFINED_UNHANDLED = ('Expected backward function to handle undefined output grads. Please look at "Notes about '
+                        'undefined output gradients" in "tools/autograd/derivatives.yaml"')
 _UNDEFINED_BC = ("Backwards compatibility: New undefined gradient support checking feature is enabled by default, but "
                  "it may break existing callers of this function. If this is true for you, you can call this function "
                  'with "check_undefined_grad=False" to disable the feature')

@@ -3,9 +3,11 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 
 from __future__ import annotations
 
+import heapq
 import sys
+import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
@@ -21,9 +23,64 @@ CopyBackwards.name = lambda node: "tinygrad_edu::autograd::CopyBackwards"
 
 SAVED_TENSOR_HOOKS = SavedTensor.hooks  # the (pack_hook, unpack_hook) pairs of the open blocks; the last applies
 
-__all__ = ["FREED", "FREED_MESSAGE", "SAVED_TENSOR_HOOKS", "AccumulateGrad", "CopyBackwards", "Node",
-           "PackedSavedTensor", "SavedTensor", "gradient_edge", "register_multi_grad_hook", "save_on_cpu",
-           "saved_tensors_hooks", "type_description"]
+__all__ = [
+    "FREED",
+    "FREED_MESSAGE",
+    "SAVED_TENSOR_HOOKS",
+    "AccumulateGrad",
+    "CopyBackwards",
+    "ExecutionEngine",
+    "GradientEdge",
+    "Node",
+    "PackedSavedTensor",
+    "SavedTensor",
+    "disable_saved_tensors_hooks",
+    "edge_meta",
+    "get_gradient_edge",
+    "gradient_edge",
+    "increment_version",
+    "register_multi_grad_hook",
+    "save_on_cpu",
+    "saved_tensors_hooks",
+    "saved_tensors_hooks_enabled",
+    "type_description",
+]
+
+
+class GradientEdge(NamedTuple):
+    """A place in the backward graph where a gradient arrives: output ``output_nr`` of ``node`` (PyTorch's
+    ``torch.autograd.graph.GradientEdge``). ``autograd.grad`` and ``backward`` take one wherever they take a
+    tensor: as an input, the gradient that reaches that edge is returned; as an output, the pass starts there
+    (with the gradient given in ``grad_outputs``). So a backward pass can be cut in two::
+
+        out, edge = f(x), get_gradient_edge(h)   # h: an intermediate tensor of f
+        g_h, = autograd.grad(out, edge)          # d(out)/dh, through the graph above h
+        g_x, = autograd.grad(edge, x, g_h)       # then on from h down to x: the same as grad(out, x)
+    """
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None
+
+
+# The shape and dtype of the tensor behind each edge get_gradient_edge made: what a gradient starting there must
+# have (PyTorch reads it from the node's input metadata). Weak: an edge must not keep its graph alive.
+_EDGE_META: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The edge where ``tensor``'s gradient is computed: ``(tensor.grad_fn, tensor.output_nr)``, or a leaf's
+    AccumulateGrad. ``autograd.grad(loss, x)`` and ``autograd.grad(loss, get_gradient_edge(x))`` are the same."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    node, nr = gradient_edge(tensor)
+    _EDGE_META.setdefault(node, {})[nr] = (tuple(tensor.shape), tensor.dtype)
+    return GradientEdge(node, nr)
+
+
+def edge_meta(edge: GradientEdge) -> tuple[tuple[int, ...], Any] | None:
+    """The (shape, dtype) of the tensor ``edge`` was taken from, if get_gradient_edge made it."""
+    return _EDGE_META.get(edge.node, {}).get(edge.output_nr)
 
 
 class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.saved_tensors_hooks)
@@ -47,11 +104,47 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name: torch.autograd.graph.
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
     def __enter__(self) -> saved_tensors_hooks:
+        if _HOOKS_DISABLED:
+            raise RuntimeError(_HOOKS_DISABLED[-1])
         SAVED_TENSOR_HOOKS.append((self.pack_hook, self.unpack_hook))
         return self
 
     def __exit__(self, *exc: Any) -> None:
         SAVED_TENSOR_HOOKS.pop()
+
+
+_HOOKS_DISABLED: list[str] = []  # the messages of the open disable_saved_tensors_hooks blocks (the last applies)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801  (PyTorch's name)
+    """Inside ``with disable_saved_tensors_hooks(message):`` saved-tensor hooks cannot be set: entering a
+    ``saved_tensors_hooks`` block raises ``RuntimeError(message)`` (code that cannot work with them says why).
+    Entering it while hooks are set raises the same."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self) -> None:
+        if SAVED_TENSOR_HOOKS:
+            raise RuntimeError(self.error_message)
+        _HOOKS_DISABLED.append(self.error_message)
+
+    def __exit__(self, *exc: Any) -> None:
+        _HOOKS_DISABLED.pop()
+
+
+def saved_tensors_hooks_enabled() -> bool:
+    """Whether saved-tensor hooks may be set now (no ``disable_saved_tensors_hooks`` block is open)."""
+    return not _HOOKS_DISABLED
+
+
+def increment_version(tensor: Tensor | Any) -> None:
+    """Tell autograd that ``tensor`` (or each of several) was changed in place behind its back (say, through
+    ``.numpy()``): its version goes up, so a graph that saved it refuses to use the old value. An inference
+    tensor has no version to bump: it is left alone."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if type(t._version_counter) is not InferenceCounter:
+            t._version_counter[0] += 1
 
 
 class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
@@ -97,7 +190,7 @@ class PackedSavedTensor(SavedTensor):
         if not isinstance(t, Tensor):
             raise TypeError(M.UNPACK_HOOK_TYPE.format(type(t).__name__))
         grad_fn, accumulator, requires_grad = (node, None, True) if self.edge is None else self.edge
-        out = _wrap(t._array, grad_fn, self.output_nr, self.counter)
+        out = _wrap(t._array, grad_fn, self.output_nr, t._version_counter)  # (the unpacked tensor's own counter)
         if grad_fn is None and requires_grad:  # a leaf's: gradients reach the saved leaf's .grad
             out._requires_grad, out._accumulator = True, accumulator
         return out
@@ -106,6 +199,12 @@ class PackedSavedTensor(SavedTensor):
 SavedTensor.packed = PackedSavedTensor
 
 
+class SavedTensorHandle:
+    """``torch.autograd.SavedTensor``: what a node keeps of a saved tensor. Only autograd makes them (a node's saved
+    tensors); made by hand, PyTorch refuses, and so does this."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("Trying to create a SavedTensor object from Python is forbidden.")
 
 
 class _Handles:
@@ -117,6 +216,43 @@ class _Handles:
     def remove(self) -> None:
         for handle in self.handles:
             handle.remove()
+
+
+class _FinalCallbacks(Node):
+    """A node the engine runs last in a backward pass (it has the lowest priority of all): it calls the callbacks
+    queued with ``Variable._execution_engine.queue_callback``, including those they queue themselves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seq, self.callbacks = -(2**63), []
+
+    def apply(self, *grads: Any) -> tuple:
+        while self.callbacks:
+            self.callbacks.pop(0)()
+        return ()
+
+
+class ExecutionEngine:
+    """``Variable._execution_engine``: PyTorch's handle on its engine; what code reaches for is ``queue_callback``."""
+
+    @staticmethod
+    def queue_callback(callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when the backward pass running now has run all its nodes (the innermost pass, when a
+        node's backward runs a backward of its own)."""
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code is not core_engine.run_backward.__code__:
+            frame = frame.f_back
+        if frame is None:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        run = frame.f_locals
+        last = next((node for node in run["buffers"] if type(node) is _FinalCallbacks), None)
+        if last is None:  # the first callback of this pass: queue the node that runs them, behind every other
+            last = _FinalCallbacks()
+            run["buffers"][last] = [None]
+            heapq.heappush(run["ready"], (-last._seq, next(run["order"]), last))
+            if run["slow"] is not None and run["slow"].needed is not None:
+                run["slow"].needed.add(last)
+        last.callbacks.append(callback)
 
 
 def _current_pass() -> tuple[dict, Any]:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..core.function import wrap
 from ..core.tensor import Tensor
+from .graph import ExecutionEngine
 
 
 class _VariableMeta(type):
@@ -24,6 +25,8 @@ class _VariableMeta(type):
 
 class Variable(metaclass=_VariableMeta):
     """``Variable(data, requires_grad=False)``: ``data.detach().requires_grad_(requires_grad)`` (see the module)."""
+
+    _execution_engine = ExecutionEngine()  # (queue_callback: run a function once the running backward pass ends)
 
     def __new__(cls, data: Tensor | None = None, requires_grad: bool = False, volatile: bool = False) -> Any:
         if volatile:

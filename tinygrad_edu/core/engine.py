@@ -80,7 +80,7 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
         if g is None and not allow_unused:
             raise RuntimeError(M.UNUSED_INPUT.format(i))
         if g is None and materialize_grads:
-            captured[i] = wrap(np.zeros_like(t._array))
+            captured[i] = wrap(np.zeros_like(t._array)).requires_grad_(create_graph)  # (as PyTorch's zeros_like)
     return tuple(captured)
 
 
@@ -124,7 +124,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
 
 
 def _as_tuple(x: Any) -> tuple:
-    return () if x is None else tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    return () if x is None else (*x,) if isinstance(x, (tuple, list)) else (*x.values(),) if type(x) is dict else (x,)
 
 
 def _roots(outputs: tuple[Tensor, ...], grads: Any) -> tuple[list[Edge], list[Tensor]]:
@@ -191,7 +191,7 @@ def _between_hooks(node: Node, grads: list) -> tuple:
             grads = list(C.node_hook_grads(fn, tuple(grads), new))
     given = grads
     if node._num_outputs > 1 and node.materialize_grads:  # outputs that got no gradient get zeros (hooks see None)
-        given = [wrap(np.zeros(*meta)) if g is None else g for g, meta in zip(grads, node._output_meta)]
+        given = [wrap(np.zeros(*meta)) if g is None and meta else g for g, meta in zip(grads, node._output_meta)]
     inputs = node.apply(*given) if not node._learners else learners_gradients(node, given)
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
@@ -205,11 +205,10 @@ def _between_hooks(node: Node, grads: list) -> tuple:
 def _tensor_hooks(node: Node, grads: list) -> list:
     """Hooks registered on the tensors this node produced (register_hook, retain_grad)."""
     for nr, fns in (node._tensor_pre_hooks or {}).items():
-        for fn in list(fns):
-            if grads[nr] is not None:
-                new = aloud(fn, grads[nr])
-                if new is not None:
-                    grads[nr] = C.hook_grad(fn, grads[nr], new)
+        for fn in list(fns):  # (an output that got no gradient: its hooks are given None, as PyTorch gives them)
+            new = aloud(fn, grads[nr])
+            if new is not None and grads[nr] is not None:
+                grads[nr] = C.hook_grad(fn, grads[nr], new)
     for nr, ref in (node._retain_grad or {}).items():
         t, g = ref(), grads[nr]
         if t is not None and g is not None:

@@ -432,10 +432,11 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
         for i, o in enumerate(results):
             if isinstance(o, T) and o._array.dtype.kind == "f" and not _is_one_of(o, ctx._non_differentiable):
                 o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
-        if many:  # (the engine's slower path gives outputs that got no gradient zeros: _output_meta)
-            ctx._num_outputs, ctx._slow = len(results), True
-            ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, T) else ((), np.float32)
-                                     for r in results)
+        if many:  # (the engine's slower path gives outputs that got no gradient zeros: _output_meta; None to a non-
+            ctx._num_outputs, ctx._slow = len(results), True  # tensor, or a non-differentiable one if asked)
+            keep = getattr(ctx, "_materialize_non_diff_grads", True)
+            ctx._output_meta = tuple((r._array.shape, r._array.dtype) if isinstance(r, T) and (keep or not _is_one_of(
+                r, ctx._non_differentiable)) else None for r in results)
     if level is not None:
         forward_tangents(cls, ctx, args, results, level)
     for t in ctx._dirty:  # a new version, as PyTorch counts it: the new history is a change too
