@@ -175,11 +175,29 @@ CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double
                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
 
 
+# -- PyTorch's argument parser, when no signature fits ----------------------------------------------------------
+def invalid_combination(name: str, args: tuple, signatures: tuple[str, ...]) -> str:
+    """``linspace() received an invalid combination of arguments - got (int, int), but expected one of: ...``"""
+    return (f"{name}() received an invalid combination of arguments - got ({', '.join(map(typename, args))}), but "
+            "expected one of:\n" + "".join(f" * ({sig})\n" for sig in signatures))
+
+
+_FACTORY_OPTIONS = ("*, Tensor out = None, tinygrad_edu.dtype dtype = None, tinygrad_edu.layout layout = None, "
+                    "tinygrad_edu.device device = None, bool pin_memory = False, bool requires_grad = False")
+LINSPACE_SIGNATURES = tuple(f"{a} start, {b} end, int steps, {_FACTORY_OPTIONS}"
+                            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                                         ("Number", "Number")))
+
+
 # -- how messages name things --------------------------------------------------------------------------------------
 def typename(value: Any) -> str:
-    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``."""
-    cls = type(value)
-    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``, ``Tensor``."""
+    cls = type(value)  # (a class written in Python is known by its name alone: C's tp_name, as PyTorch reads it)
+    return cls.__name__ if cls.__module__ == "builtins" or cls.__flags__ & _HEAP_TYPE else \
+        f"{cls.__module__}.{cls.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python (not one of C's static types)
 
 
 def legacy_name(t: Any) -> str:

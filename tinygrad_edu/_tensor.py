@@ -413,7 +413,9 @@ class Tensor(_core.Tensor):
         if nd == 0:
             return self.reshape(1)
         s, e = shape._dim(start_dim, nd), shape._dim(end_dim, nd)
-        if s == e:
+        if s >= e:
+            if s > e:
+                raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
             return self
         sh = self._array.shape
         return self.reshape(*sh[:s], -1, *sh[e + 1:])
@@ -529,7 +531,9 @@ class Tensor(_core.Tensor):
         return self._array.shape == other._array.shape and bool(np.all(self._array == other._array))
 
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-        return bool(np.allclose(self._array, other._array, rtol, atol, equal_nan))
+        if not isinstance(other, Tensor):
+            raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {M.typename(other)}")
+        return bool(selection.isclose(self, other, rtol, atol, equal_nan)._array.all())  # (isclose's checks)
 
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         return wrap(np.asarray(np.all(self._array, axis=dim, keepdims=keepdim)))

@@ -48,7 +48,7 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retai
     is ``autograd.backward(z)``; with ``inputs``, only those tensors get ``.grad``)."""
     outputs = tuple(tensors) if isinstance(tensors, (tuple, list)) else (tensors,)
     usual = (grad_tensors, inputs, create_graph) == (None, None, False)  # d(results)/d(leaves), nothing else asked
-    if not usual or any(t.grad_fn is None or t._array.size != 1 for t in outputs):  # (or not scalars)
+    if not usual or any(getattr(t, "grad_fn", None) is None or t._array.size != 1 for t in outputs):  # (scalars?)
         return _backward(outputs, grad_tensors, retain_graph, create_graph, inputs)  # (checked; weights, inputs...)
     ones = [wrap(np.ones_like(t._array)) for t in outputs]  # a scalar's gradient: d(itself)/d(itself) = 1
     run_backward([(t.grad_fn, t._output_nr) for t in outputs], ones, bool(retain_graph), False)
@@ -73,7 +73,7 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise)."""
     ins = C.check_grad_inputs(_as_tuple(inputs))  # (not empty: checked first, as PyTorch does)
     roots, root_grads = _roots(_as_tuple(outputs), grad_outputs)
-    C.check_grad_inputs(ins, roots_checked=True)  # (each requires grad)
+    C.check_grad_inputs(ins, Tensors.cls)  # (each a tensor that requires grad)
     captured = run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph,
                             capture=[gradient_edge(t) for t in ins], accumulate=False)
     for i, (t, g) in enumerate(zip(ins, captured)):
@@ -124,7 +124,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
 
 
 def _as_tuple(x: Any) -> tuple:
-    return () if x is None else tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    return () if x is None else (x,) if isinstance(x, Tensors.cls) else tuple(x)
 
 
 def _roots(outputs: tuple[Tensor, ...], grads: Any) -> tuple[list[Edge], list[Tensor]]:

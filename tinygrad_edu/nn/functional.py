@@ -236,6 +236,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target._array.shape != input._array.shape:
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
                          f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if target._array.dtype != input._array.dtype:  # (integer labels: write them as floats, or target.float())
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 

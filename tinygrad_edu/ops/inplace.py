@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import _dtype
 from .. import _messages as M
-from .._checks import broadcast_shapes
+from .._checks import broadcast_shapes, index_message, setitem_refusal
 from ..core.function import Function, InferenceCounter, broadcast_from, gradient_edge, tangent, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
@@ -297,5 +297,8 @@ def _write(self: Tensor, key: Any, nkey: Any, value: Tensor) -> None:
     try:
         self._array[nkey] = value._array
     except ValueError as e:
+        setitem_refusal(self._array[nkey], value._array)
         raise RuntimeError(str(e)) from None
+    except IndexError as e:
+        raise IndexError(index_message(str(e), self._array.shape, nkey)) from None
     self._version_counter[0] += 1

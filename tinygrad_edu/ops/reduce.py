@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._checks import no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from ..core.derivatives import _sum_dtype
 from ..core.derivatives import kept_shape as _kept_shape
@@ -225,6 +226,7 @@ def min(x: Tensor, dim: Any = None, keepdim: bool = False) -> Any:
 
 def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     a = x._array
+    _nonempty_reduction("argmax", a, dim)
     if dim is None:
         return _wrap(np.asarray(np.argmax(a), dtype=np.int64))
     return _wrap(np.argmax(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
@@ -232,9 +234,18 @@ def argmax(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
 
 def argmin(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Tensor:
     a = x._array
+    _nonempty_reduction("argmin", a, dim)
     if dim is None:
         return _wrap(np.asarray(np.argmin(a), dtype=np.int64))
     return _wrap(np.argmin(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
+
+
+def _nonempty_reduction(name: str, a: np.ndarray, dim: int | None) -> None:
+    """argmax and argmin of nothing: PyTorch's IndexError (numpy's would be a ValueError)."""
+    if a.size == 0 and dim is None:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if a.size == 0 and a.shape[_dim(dim, a.ndim)] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
 
 
 class Softmax(Function):
@@ -246,6 +257,8 @@ class Softmax(Function):
     def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
+        if a.dtype.kind != "f":  # (PyTorch has no kernel for integers: pass dtype=, or convert first)
+            no_integer_kernel(a, "softmax", dim)
         e = np.exp(a - np.maximum.reduce(a, dim, keepdims=True))  # less the max: no change, but no overflow
         ctx.save_for_backward(RESULT)
         return e / np.add.reduce(e, dim, keepdims=True)
@@ -290,6 +303,8 @@ class LogSoftmax(Function):
     def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
+        if a.dtype.kind != "f":  # (PyTorch has no kernel for integers: pass dtype=, or convert first)
+            no_integer_kernel(a, "log_softmax", dim)
         shifted = a - np.maximum.reduce(a, dim, keepdims=True)
         ctx.save_for_backward(RESULT)
         return shifted - np.log(np.add.reduce(np.exp(shifted), dim, keepdims=True))
