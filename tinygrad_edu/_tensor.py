@@ -63,6 +63,22 @@ def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[
     return method
 
 
+def _bitwise(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Tensor]:
+    """``x & y``, ``x | y``, ``x ^ y``: element-wise on integers and bools (no gradient); floats have no bits to
+    combine (PyTorch has no kernel for them)."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        try:
+            return selection.compare(op, self, other)
+        except TypeError:  # (numpy's refusal, in PyTorch's words: the dtype the two would compute in)
+            kind = _dtype.binary_result_type(self, other) if isinstance(other, Tensor) else \
+                _dtype.number_dtype(other, self._array.dtype)
+            raise NotImplementedError(f'"bitwise_{op.__name__.rstrip("_")}_cpu" not implemented for '
+                                      f"'{_dtype.LEGACY_NAMES[_dtype.from_numpy(kind)].removesuffix('Tensor')}'") \
+                from None
+
+    return method
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -154,6 +170,8 @@ class Tensor(_core.Tensor):
         return self._array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        if self._requires_grad:  # np.array(x), plt.plot(x): as x.numpy(), refused for a tensor in a graph
+            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
@@ -510,18 +528,13 @@ class Tensor(_core.Tensor):
     __gt__, __ge__ = _compare(operator.gt, reflect=True), _compare(operator.ge, reflect=True)
     __hash__ = _core.Tensor.__hash__  # (defining __eq__ would otherwise drop it)
 
-    def __and__(self, other: Any) -> Tensor:
-        return selection.compare(operator.and_, self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return selection.compare(operator.or_, self, other)
-
-    def __xor__(self, other: Any) -> Tensor:
-        return selection.compare(operator.xor, self, other)
+    __and__, __or__, __xor__ = _bitwise(operator.and_), _bitwise(operator.or_), _bitwise(operator.xor)
 
     bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
 
     def __invert__(self) -> Tensor:
+        if self._array.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return wrap(~self._array)
 
     def logical_not(self) -> Tensor:
