@@ -63,8 +63,12 @@ def modified_inplace(saved: Any, node: Any) -> str:
     array, grad_fn, output_nr, version = (t._array, t.grad_fn, t._output_nr, t._version_counter[0]) if t is not None \
         else (saved.array, node, saved.output_nr, saved.counter[0])
     expected = saved.version
-    where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
-        if grad_fn is not None else ""
+    if t is not None and t._base is not None and t._view_version != version and t._base._requires_grad and \
+            t._view_made is None:  # a view whose base changed since: its history, asked for, is AsStrided's
+        where = ", which is output 0 of AsStrided,"
+    else:
+        where = f", which is output {output_nr} of {re.sub(r'Backward[0-9]*$', '', grad_fn.name())}," \
+            if grad_fn is not None else ""
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{type_description(array)}]{where} is at version {version}; expected version {expected} instead. "
             "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "

@@ -63,16 +63,16 @@ def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[
     return method
 
 
-def _bitwise(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Tensor]:
-    """``x & y``, ``x | y``, ``x ^ y``: element-wise on integers and bools (no gradient); floats have no bits to
-    combine (PyTorch has no kernel for them)."""
+def _bitwise(op: Callable[[Any, Any], Any], kernel: str = "") -> Callable[[Tensor, Any], Tensor]:
+    """``x & y``, ``x | y``, ``x ^ y``, ``x << n``: element-wise on integers and bools (no gradient); floats have no
+    bits to combine (PyTorch has no kernel for them: ``kernel`` names it)."""
     def method(self: Tensor, other: Any) -> Tensor:
         try:
             return selection.compare(op, self, other)
         except TypeError:  # (numpy's refusal, in PyTorch's words: the dtype the two would compute in)
             kind = _dtype.binary_result_type(self, other) if isinstance(other, Tensor) else \
                 _dtype.number_dtype(other, self._array.dtype)
-            raise NotImplementedError(f'"bitwise_{op.__name__.rstrip("_")}_cpu" not implemented for '
+            raise NotImplementedError(f'"{kernel or "bitwise_" + op.__name__.rstrip("_")}_cpu" not implemented for '
                                       f"'{_dtype.LEGACY_NAMES[_dtype.from_numpy(kind)].removesuffix('Tensor')}'") \
                 from None
 
@@ -130,7 +130,7 @@ class Tensor(_core.Tensor):
 
     # -- shape, type and where the numbers are ---------------------------------------------------------------------
     def size(self, dim: int | None = None) -> Size | int:
-        return Size(self._array.shape) if dim is None else self._array.shape[dim]
+        return Size(self._array.shape) if dim is None else self._array.shape[shape._dim(dim, self._array.ndim)]
 
     def dim(self) -> int:
         return self._array.ndim
@@ -360,11 +360,7 @@ class Tensor(_core.Tensor):
     var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
     cumprod, diff, median, amax, amin = reduce.cumprod, reduce.diff, reduce.median, reduce.amax, reduce.amin
 
-    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        return reduce.softmax(self, dim, dtype)
-
-    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        return reduce.log_softmax(self, dim, dtype)
+    softmax, log_softmax = reduce.softmax, reduce.log_softmax
 
     maximum, minimum = ew.maximum, ew.minimum
     isclose, nonzero, unique = selection.isclose, selection.nonzero, selection.unique
@@ -456,7 +452,7 @@ class Tensor(_core.Tensor):
         if nd == 0:
             warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
                           UserWarning, stacklevel=2)
-        elif nd != 2:
+        elif nd > 2:  # (a vector is its own transpose: no warning)
             warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
                           "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
                           "matrices or `x.permute(*tinygrad_edu.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
@@ -529,6 +525,7 @@ class Tensor(_core.Tensor):
     __hash__ = _core.Tensor.__hash__  # (defining __eq__ would otherwise drop it)
 
     __and__, __or__, __xor__ = _bitwise(operator.and_), _bitwise(operator.or_), _bitwise(operator.xor)
+    __lshift__, __rshift__ = _bitwise(operator.lshift, "lshift"), _bitwise(operator.rshift, "rshift")
 
     bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
 

@@ -198,7 +198,14 @@ class max_return(ReturnTypes):  # noqa: N801
     def __repr__(self) -> str:
         return f"tinygrad_edu.return_types.{self._name}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__name__ = f"tinygrad_edu.return_types.{cls._name}"  # (as Python's messages name it: max(x, 1).backward())
+
     _name = "max"
+
+
+max_return.__name__ = "tinygrad_edu.return_types.max"
 
 
 class min_return(max_return):  # noqa: N801
@@ -338,12 +345,20 @@ class LogSoftmaxBackwardData(Function):
         return dg, dout, None
 
 
-def softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
+    """``x.softmax(dim)``: e^x / sum e^x along dim (which must be given: nn.functional's may guess it)."""
+    _dim_given("softmax", dim)
     return Softmax.apply(x if dtype is None else x.to(dtype), dim)
 
 
-def log_softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def log_softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
+    _dim_given("log_softmax", dim)
     return LogSoftmax.apply(x if dtype is None else x.to(dtype), dim)
+
+
+def _dim_given(name: str, dim: Any) -> None:
+    if dim is None:  # (Python's own message would say "argument: 'dim'"; PyTorch's parser words it so)
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
 # ------------------------------------------------------------------------------------------------ var, std
