@@ -3613,6 +3613,224 @@ def cross_entropy_logits_modified(lib: ModuleType) -> Any:
     return x.grad
 
 
+# ---------------------------------------------------------------- constructors and losses called the wrong way
+@case
+def requires_grad_true_on_nonleaf_attr(lib: ModuleType) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    y = x * 2
+    y.requires_grad = True
+    return y.requires_grad
+
+
+@case
+def requires_grad_false_on_leaf_ok(lib: ModuleType) -> Any:
+    x = lib.ones(3, requires_grad=True)
+    x.requires_grad = False
+    return x
+
+
+@case
+def Tensor_with_requires_grad(lib: ModuleType) -> Any:
+    lib.Tensor([1.0, 2.0], requires_grad=True)
+
+
+@case
+def Tensor_of_float(lib: ModuleType) -> Any:
+    lib.Tensor(2.5)
+
+
+@case
+def Tensor_ragged(lib: ModuleType) -> Any:
+    lib.Tensor([[1], [2, 3]])
+
+
+@case
+def Tensor_of_ints_is_float(lib: ModuleType) -> Any:
+    return lib.Tensor([1, 2])
+
+
+@case
+def cross_entropy_constructed_with_tensors(lib: ModuleType) -> Any:
+    lib.nn.CrossEntropyLoss(lib.zeros(2, 3), lib.tensor([0, 1]))
+
+
+@case
+def mse_constructed_with_tensors(lib: ModuleType) -> Any:
+    return lib.nn.MSELoss(lib.zeros(3), lib.ones(3))
+
+
+@case
+def mse_reduction_positional(lib: ModuleType) -> Any:
+    return lib.nn.functional.mse_loss(lib.zeros(3), lib.ones(3), "sum")
+
+
+@case
+def mse_size_average_warning(lib: ModuleType) -> Any:
+    return lib.nn.MSELoss(size_average=False)(lib.zeros(3), lib.ones(3))
+
+
+@case
+def loss_module_called_without_target(lib: ModuleType) -> Any:
+    lib.nn.MSELoss()(lib.zeros(3))
+
+
+@case
+def linear_called_without_input(lib: ModuleType) -> Any:
+    lib.nn.Linear(2, 2)()
+
+
+@case
+def module_forward_called_directly_ok(lib: ModuleType) -> Any:
+    lib.manual_seed(0)
+    return lib.nn.Linear(2, 1).forward(lib.ones(1, 2)).shape
+
+
+@case
+def sequential_index_out_of_range(lib: ModuleType) -> Any:
+    lib.nn.Sequential(lib.nn.ReLU())[1]
+
+
+@case
+def module_list_call(lib: ModuleType) -> Any:
+    lib.nn.ModuleList([lib.nn.ReLU()])(lib.ones(2))
+
+
+@case
+def parameters_of_module_class(lib: ModuleType) -> Any:
+    list(lib.nn.Linear.parameters())
+
+
+
+@case
+def module_register_parameter_dotted(lib: ModuleType) -> Any:
+    lib.nn.Linear(2, 2).register_parameter("a.b", None)
+
+
+@case
+def module_add_module_not_module(lib: ModuleType) -> Any:
+    lib.nn.Linear(2, 2).add_module("x", lib.ones(2))
+
+
+@case
+def state_dict_wrong_key_strict(lib: ModuleType) -> Any:
+    lib.nn.Linear(2, 2).load_state_dict({"w": lib.ones(2, 2), "bias": lib.ones(2)})
+
+
+
+
+@case
+def layernorm_wrong_shape(lib: ModuleType) -> Any:
+    lib.nn.LayerNorm(3)(lib.ones(4, 2))
+
+
+@case
+def embedding_negative_index(lib: ModuleType) -> Any:
+    lib.manual_seed(0)
+    lib.nn.Embedding(3, 2)(lib.tensor([-1]))
+
+
+@case
+def sgd_params_none(lib: ModuleType) -> Any:
+    lib.optim.SGD(None, lr=0.1)
+
+
+@case
+def sgd_zero_grad_then_step_ok(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    opt = lib.optim.SGD([x], lr=0.5)
+    (x * x).sum().backward()
+    opt.step()
+    opt.zero_grad()
+    opt.step()
+    return x
+
+
+@case
+def optimizer_add_param_group_duplicate(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    opt = lib.optim.SGD([x], lr=0.1)
+    opt.add_param_group({"params": [x]})
+
+
+@case
+def optimizer_load_state_dict_wrong(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    opt = lib.optim.SGD([x], lr=0.1)
+    opt.load_state_dict({"state": {}, "param_groups": []})
+
+
+@case
+def adam_amsgrad_string_ok(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    return lib.optim.Adam([x], lr=0.1).defaults["amsgrad"]
+
+
+@case
+def clip_grad_norm_negative(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    return lib.nn.utils.clip_grad_norm_([x], -1.0)
+
+
+
+@case
+def grad_of_unused_leaf_after_backward(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward()
+    return z.grad
+
+
+@case
+def backward_inputs_nonleaf_ok(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = x * 2
+    (y * y).sum().backward(inputs=[y])
+    return y.grad, x.grad
+
+
+@case
+def backward_inputs_not_tensor(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(inputs=[1.0])
+
+
+@case
+def backward_inputs_unused_ok(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    (x * 2).sum().backward(inputs=[z])
+    return z.grad
+
+
+@case
+def autograd_grad_of_list_with_float(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    lib.autograd.grad([(x * 2).sum(), 1.0], x)
+
+
+@case
+def autograd_grad_allow_unused_none_result(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    z = lib.ones(2, requires_grad=True)
+    (g,) = lib.autograd.grad((x * 2).sum(), [z], allow_unused=True)
+    return g
+
+
+@case
+def autograd_grad_input_is_output(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    return lib.autograd.grad(y, y)
+
+
+@case
+def autograd_grad_input_detached(lib: ModuleType) -> Any:
+    x = lib.ones(2, requires_grad=True)
+    y = (x * 2).sum()
+    lib.autograd.grad(y, x.detach())
+
+
 # ------------------------------------------------------------------------------------------------- the test
 EXPECTED_FILE = Path(__file__).with_name("misuse_parity.json")
 EXPECTED: dict[str, list] = json.loads(EXPECTED_FILE.read_text()) if EXPECTED_FILE.exists() else {}
@@ -3630,6 +3848,10 @@ DIFFERS = {
     "bool_minus_number": "bool - 1 computes as numpy does; the check would sit on subtraction's hot path",
     "number_minus_bool": "1 - bool computes as numpy does; the check would sit on subtraction's hot path",
     "sum_int_dtype_arg": "sum(dtype='float'): a dtype given as a string is read as a device",
+    "Tensor_with_requires_grad": "Tensor(data, requires_grad=True): Python's message for the unknown keyword, not "
+                                 "the list of signatures PyTorch's argument parser gives",
+    "mse_reduction_positional": "mse_loss(a, b, 'sum'): the functional losses take no size_average (PyTorch's "
+                                "third argument, deprecated) and refuse a third positional argument",
 }
 
 

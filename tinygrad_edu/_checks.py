@@ -194,6 +194,16 @@ def check_grad_inputs(inputs: tuple, tensor: type | None = None) -> tuple:
     return inputs
 
 
+def backward_inputs(inputs: tuple, tensor: type) -> tuple:
+    """``backward(inputs=...)``: some, each a ``tensor``."""
+    if not inputs:
+        raise RuntimeError(M.BACKWARD_INPUTS_EMPTY)
+    for t in inputs:
+        if not isinstance(t, tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {M.typename(t)}")
+    return inputs
+
+
 def flag(value: Any, function: str, argument: str) -> bool:
     """``value``, if it is a bool: PyTorch's argument parser takes no 1 or None for a flag (``function``'s first
     positional argument)."""

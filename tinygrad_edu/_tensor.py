@@ -612,7 +612,7 @@ def _constructor_array(args: tuple) -> np.ndarray:
     if len(args) == 1:
         data = args[0]
         if isinstance(data, (list, tuple, np.ndarray)):
-            return np.array(_creation._unwrap(data), dtype=np.float32)
+            return _creation._grid(data, _creation._unwrap(data)).astype(np.float32)  # (ragged: PyTorch's words)
         raise TypeError(f"new(): data must be a sequence (got {M.typename(data)})")
     bad = next(i for i, a in enumerate(args) if not isinstance(a, (int, np.integer)) or isinstance(a, bool))
     raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {bad + 1} with error \"type must be "

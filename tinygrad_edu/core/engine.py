@@ -56,12 +56,11 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retai
 
 def _backward(outputs: tuple, grad_tensors: Any, retain_graph: bool | None, create_graph: bool, inputs: Any) -> None:
     """``backward`` with gradients given (checked), ``inputs``, or ``create_graph``."""
-    if inputs is not None and not _as_tuple(inputs):
-        raise RuntimeError(M.BACKWARD_INPUTS_EMPTY)
+    inputs = None if inputs is None else C.backward_inputs(_as_tuple(inputs), Tensors.cls)  # (some; tensors)
     roots, root_grads = _roots(outputs, grad_tensors)
     if create_graph:  # x.grad then holds a graph that leads back to x: a cycle only the garbage collector frees
         M.warn_once("create_graph", M.CREATE_GRAPH_CYCLE)
-    capture = None if inputs is None else _retaining(_as_tuple(inputs))
+    capture = None if inputs is None else _retaining(inputs)
     run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph, capture)
 
 
