@@ -40,6 +40,17 @@ def case(fn: Callable[[ModuleType], Any]) -> Callable[[ModuleType], Any]:
     return fn
 
 
+def _doubling(lib: ModuleType, backward: Callable[..., Any]) -> Any:
+    """A learner's Function ``F`` whose forward doubles its input and whose ``backward`` is the one under test."""
+    class F(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            return x * 2
+
+    F.backward = staticmethod(backward)
+    return F
+
+
 # ---------------------------------------------------------------- backward
 @case
 def backward_nonscalar(lib: ModuleType) -> Any:
@@ -991,14 +1002,7 @@ def _square(lib: ModuleType) -> Any:
 
 @case
 def fn_backward_too_many(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g, g
+    F = _doubling(lib, lambda ctx, g: (g, g))
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
 
@@ -1019,42 +1023,21 @@ def fn_backward_too_few(lib: ModuleType) -> Any:
 
 @case
 def fn_backward_wrong_shape(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g.sum()
+    F = _doubling(lib, lambda ctx, g: g.sum())
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
 
 
 @case
 def fn_backward_wrong_shape_2d(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return lib.ones(4)
+    F = _doubling(lib, lambda ctx, g: lib.ones(4))
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
 
 
 @case
 def fn_backward_non_tensor(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return 2.0
+    F = _doubling(lib, lambda ctx, g: 2.0)
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
 
@@ -1062,14 +1045,7 @@ def fn_backward_non_tensor(lib: ModuleType) -> Any:
 @case
 def fn_backward_numpy(lib: ModuleType) -> Any:
 
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return np.ones(3)
+    F = _doubling(lib, lambda ctx, g: np.ones(3))
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
 
@@ -1090,14 +1066,7 @@ def fn_backward_grad_for_nontensor(lib: ModuleType) -> Any:
 
 @case
 def fn_backward_wrong_dtype(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g.double()
+    F = _doubling(lib, lambda ctx, g: g.double())
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
     return x.grad.dtype
@@ -3135,14 +3104,7 @@ def remove_hook_twice_ok(lib: ModuleType) -> Any:
 
 @case
 def fn_backward_returns_list(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return [g]
+    F = _doubling(lib, lambda ctx, g: [g])
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
     return x.grad
@@ -3150,14 +3112,7 @@ def fn_backward_returns_list(lib: ModuleType) -> Any:
 
 @case
 def fn_backward_returns_none_ok(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return None
+    F = _doubling(lib, lambda ctx, g: None)
     x = lib.ones(3, requires_grad=True)
     F.apply(x).sum().backward()
     return x.grad
@@ -3165,14 +3120,7 @@ def fn_backward_returns_none_ok(lib: ModuleType) -> Any:
 
 @case
 def fn_apply_on_numbers(lib: ModuleType) -> Any:
-    class F(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
+    F = _doubling(lib, lambda ctx, g: g)
     return F.apply(3.0)
 
 
