@@ -3779,6 +3779,16 @@ def autograd_grad_input_detached(lib: ModuleType) -> Any:
     lib.autograd.grad(y, x.detach())
 
 
+@case
+def l1_loss_size_average_false(lib: ModuleType) -> Any:
+    return lib.nn.functional.l1_loss(lib.zeros(3), lib.ones(3), size_average=False)
+
+
+@case
+def cross_entropy_reduce_false(lib: ModuleType) -> Any:
+    return lib.nn.CrossEntropyLoss(reduce=False)(lib.zeros(2, 3), lib.tensor([0, 1]))
+
+
 # ------------------------------------------------------------------------------------------------- the test
 EXPECTED_FILE = Path(__file__).with_name("misuse_parity.json")
 EXPECTED: dict[str, list] = json.loads(EXPECTED_FILE.read_text()) if EXPECTED_FILE.exists() else {}
@@ -3798,8 +3808,6 @@ DIFFERS = {
     "sum_int_dtype_arg": "sum(dtype='float'): a dtype given as a string is read as a device",
     "Tensor_with_requires_grad": "Tensor(data, requires_grad=True): Python's message for the unknown keyword, not "
                                  "the list of signatures PyTorch's argument parser gives",
-    "mse_reduction_positional": "mse_loss(a, b, 'sum'): the functional losses take no size_average (PyTorch's "
-                                "third argument, deprecated) and refuse a third positional argument",
 }
 
 

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from .._tensor import Tensor
@@ -22,17 +21,7 @@ class _Loss(Module):
     def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__()
         self.reduction = reduction if size_average is None and reduce is None else \
-            legacy_reduction(size_average, reduce)
-
-
-def legacy_reduction(size_average: Any, reduce: Any) -> str:
-    """The ``reduction`` that ``size_average`` and ``reduce`` (each True when None) meant, with PyTorch's warning."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
-                  UserWarning, stacklevel=4)
-    return reduction
+            F._legacy_reduction(size_average, reduce, stacklevel=4)
 
 
 class MSELoss(_Loss):
