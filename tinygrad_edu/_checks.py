@@ -86,6 +86,49 @@ def broadcast_shapes(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(n if m == 1 else m for m, n in zip(a, b))
 
 
+def index_message(numpy_message: str, shape: tuple[int, ...], key: Any) -> str:
+    """What PyTorch says where numpy refuses ``x[key]`` (x of ``shape``; an IndexError), in PyTorch's words."""
+    if numpy_message.startswith("arrays used as indices must be of integer"):
+        return "tensors used as indices must be long, int, byte or bool tensors"
+    wrong = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", numpy_message)
+    keys = key if isinstance(key, tuple) else (key,)
+    masks = [i for i, k in enumerate(keys) if getattr(k, "dtype", None) == np.bool_]
+    if wrong and masks and all(k is not None and k is not Ellipsis for k in keys[:masks[0]]):
+        mask = keys[masks[0]]  # (the dims before it: one for each key before it)
+        dim = int(wrong.group(1)) - masks[0]
+        return (f"The shape of the mask [{shape_list(mask.shape)}] at index {dim} does not match the shape of the "
+                f"indexed tensor [{shape_list(shape[masks[0]:masks[0] + mask.ndim])}] at index {dim}")
+    return numpy_message.replace("axis", "dimension")
+
+
+def setitem_refusal(target: np.ndarray, value: np.ndarray) -> None:
+    """``x[key] = value`` where value does not fit x[key]: PyTorch expands value (its leading 1s dropped) to
+    x[key]'s shape, and says why it cannot."""
+    sizes = value.shape
+    while sizes and sizes[0] == 1:
+        sizes = sizes[1:]
+    expanded_shape(value.reshape(sizes), target.shape)
+
+
+# -- what PyTorch's argument parser says of an argument that is not a tensor (where ours met an AttributeError) ----
+def tensor_arguments(function: str, names: tuple[str, ...], values: tuple, tensor: type) -> None:
+    """Each value (None allowed after the first) must be a ``tensor``: ``linear(): argument 'input' (position 1)
+    must be Tensor, not list``."""
+    for i, (name, value) in enumerate(zip(names, values)):
+        if not isinstance(value, tensor) and (i == 0 or value is not None):
+            raise TypeError(f"{function}(): argument '{name}' (position {i + 1}) must be Tensor, not "
+                            f"{M.typename(value)}")
+
+
+def tensor_list(function: str, tensors: Any, tensor: type) -> None:
+    """``cat``'s and ``stack``'s first argument: a sequence of tensors (not one tensor, nor numbers in the list)."""
+    if isinstance(tensors, tensor):
+        raise TypeError(f"{function}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {M.typename(t)}")
+
+
 # -- what PyTorch says where numpy refuses an op's arguments (a ValueError): ``Function.refusal`` ------------------
 def broadcast_refusal(x: Any, y: Any, *rest: Any) -> None:
     broadcast_shapes(x._array.shape, y._array.shape)
@@ -98,6 +141,13 @@ def view_refusal(x: Any, shape: tuple[int, ...]) -> None:
 
 def expand_refusal(x: Any, shape: tuple[int, ...]) -> None:
     expanded_shape(x._array, shape)
+
+
+def no_integer_kernel(a: np.ndarray, name: str, dim: int) -> None:
+    """``softmax`` of integers: PyTorch has no kernel for them (pass ``dtype=`` or convert first)."""
+    if a.dtype.kind not in "fc":
+        raise NotImplementedError(f'"{name}_{"lastdim_" if dim == a.ndim - 1 else ""}kernel_impl" not implemented for '
+                                  f"'{LEGACY_NAMES[from_numpy(a.dtype)].removesuffix('Tensor')}'")
 
 
 def float_only(a: np.ndarray, name: str) -> np.ndarray:
@@ -165,10 +215,41 @@ def some_inputs(inputs: tuple) -> tuple:
     return inputs
 
 
-def inputs_require_grad(inputs: tuple) -> None:
-    """``autograd.grad``'s inputs, checked once the outputs were: each must require grad."""
-    if any(not t._requires_grad for t in inputs):
-        raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
+def inputs_require_grad(inputs: tuple, tensor: type) -> None:
+    """``autograd.grad``'s inputs, checked once the outputs were: each a ``tensor`` that requires grad."""
+    for t in inputs:
+        if not isinstance(t, tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {M.typename(t)}")
+        if not t._requires_grad:
+            raise RuntimeError(M.INPUT_NEEDS_NO_GRAD)
+
+
+def backward_inputs(inputs: tuple, tensor: type) -> tuple:
+    """``backward(inputs=...)``: some, each a ``tensor``."""
+    if not inputs:
+        raise RuntimeError(M.BACKWARD_INPUTS_EMPTY)
+    for t in inputs:
+        if not isinstance(t, tensor):
+            raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got {M.typename(t)}")
+    return inputs
+
+
+def flag(value: Any, function: str, argument: str) -> bool:
+    """``value``, if it is a bool: PyTorch's argument parser takes no 1 or None for a flag (``function``'s first
+    positional argument)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{function}(): argument '{argument}' (position 1) must be bool, not {M.typename(value)}")
+    return value
+
+
+def learners_inputs(saved: tuple, args: tuple, tensor: type) -> tuple:
+    """A learner's Function, as its node is recorded: what its forward gave ``ctx.save_for_backward`` must be
+    tensors (or None); returns its tensor inputs' shapes and dtypes (to check what its backward returns)."""
+    for i, t in enumerate(saved):
+        if t is not None and not isinstance(t, tensor):
+            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                            f"{M.typename(t)}")
+    return tuple([(a._array.shape, a._array.dtype) for a in args if isinstance(a, tensor)])
 
 
 def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: bool = False) -> None:
@@ -191,7 +272,7 @@ def check_requires_grad(t: Any, value: Any, attribute: bool = False, inference: 
 def check_grad_assignment(t: Any, value: Any, tensor: type) -> None:
     """``x.grad = value`` by hand: a tensor of x's dtype and shape."""
     if not isinstance(value, tensor):
-        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {M.typename(value)}")
     if value is t:
         raise RuntimeError("can't assign Variable as its own grad")
     if value._array.dtype != t._array.dtype:
@@ -205,10 +286,12 @@ def check_roots(outputs: tuple, grads: Any, tensor: type) -> None:
     """The roots of backward and their gradients, as PyTorch checks them: a given gradient must be a tensor of its
     output's shape; none is needed only for a scalar; every root must require grad. (Paired with ``zip``, as in
     PyTorch: extra gradients are ignored, too few is an error.)"""
-    grads = (tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)) if grads is not None else \
-        (None,) * len(outputs)
+    grads = ((grads,) if isinstance(grads, tensor) else tuple(grads)) if grads is not None else \
+        (None,) * len(outputs)  # (a number is not a gradient: PyTorch's TypeError, "'float' object is not iterable")
     n = 0
     for i, (out, g) in enumerate(zip(outputs, grads)):
+        if not isinstance(out, tensor):
+            raise AssertionError("Expected output to be a tinygrad_edu.Tensor")
         if g is None:
             if out._requires_grad and out._array.size != 1:
                 raise RuntimeError(M.IMPLICIT_GRAD)
@@ -266,7 +349,7 @@ def learner_grads(node: Any, result: tuple, tensor: type) -> list:
             continue
         if g is not None:
             if not isinstance(g, tensor):
-                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+                raise RuntimeError(f"expected Variable or None (got {M.typename(g)})")
             shape = node._input_meta[len(grads)][0]
             try:
                 fits = np.broadcast_shapes(g._array.shape, shape) == g._array.shape

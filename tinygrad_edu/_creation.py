@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from . import _messages as M
 from ._device import on_cpu
 from .core.function import Function
 from .core.function import wrap as _wrap
@@ -30,7 +31,10 @@ class Generator:
         self.manual_seed(seed)
 
     def manual_seed(self, seed: int) -> Generator:
-        self._seed = int(seed)
+        seed = int(seed)
+        if not -2**63 <= seed < 2**64:  # (PyTorch's seed is a 64-bit integer; a negative one wraps around)
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
         self.rng = np.random.default_rng(self._seed)
         return self
 
@@ -56,30 +60,55 @@ def initial_seed() -> int:
     return default_generator.initial_seed()
 
 
+_MISSING: Any = object()  # an argument PyTorch requires, left out (its own message, not Python's)
+
+
 def _np_dtype(dtype: Any, default: Any = np.float32) -> np.dtype:
     if dtype is None:
         return np.dtype(default)
     return dtype.np if isinstance(dtype, _dtype.dtype) else np.dtype(dtype)
 
 
-def _finish(array: np.ndarray, requires_grad: bool) -> Tensor:
-    if requires_grad and array.dtype.kind not in "fc":  # the factories' message (requires_grad_() words it otherwise)
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+def _finish(array: np.ndarray, requires_grad: bool, name: str = "tensor") -> Tensor:
+    """``array`` as a new leaf; ``name``: the factory, as its refusal of ``requires_grad`` names it."""
+    if requires_grad is not False and (requires_grad is not True or array.dtype.kind not in "fc"):
+        _refuse_requires_grad(requires_grad, name)
     t = _wrap(array)
     t._requires_grad = requires_grad
     return t
 
 
-def _size(size: Sequence[Any]) -> tuple[int, ...]:
-    """Accept ``ones(2, 3)``, ``ones((2, 3))`` and ``ones(x.size())``."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+def _refuse_requires_grad(requires_grad: Any, name: str) -> None:
+    if not isinstance(requires_grad, bool):  # (PyTorch's argument parser: a flag must be a bool, not 1 or None)
+        raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not {M.typename(requires_grad)}")
+    # the factories' message (requires_grad_() words it otherwise)
+    raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _size(size: Sequence[Any], name: str = "tensor") -> tuple[int, ...]:
+    """Accept ``ones(2, 3)``, ``ones((2, 3))`` and ``ones(x.size())`` (and a 0-d integer tensor as a number).
+    ``name``: the factory, as PyTorch's argument parser names it when it refuses the size."""
+    if len(size) == 1 and not isinstance(size[0], (tuple, list)):
+        if not _is_int(size[0]) or isinstance(size[0], bool):
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
+                            f"{M.typename(size[0])}")
+    elif len(size) == 1:
         size = size[0]
-    for s in size:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"size must be a sequence of ints, but got an element of type {type(s).__name__}")
+    for i, s in enumerate(size):
+        if not _is_int(s) or (i == 0 and isinstance(s, bool)):  # (PyTorch takes a bool after the first size)
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                            f"type {M.typename(s)} at pos 0" if i == 0 else f"{name}(): argument 'size' failed to "
+                            f"unpack the object at pos {i + 1} with error \"type must be tuple of ints,but got "
+                            f"{M.typename(s)}\"")
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
     return tuple(int(s) for s in size)
+
+
+def _is_int(s: Any) -> bool:
+    """A size PyTorch accepts: an int (numpy's too), or an integer tensor of one element."""
+    return isinstance(s, (int, np.integer)) or (isinstance(s, Tensor) and s._array.dtype.kind in "iu" and
+                                                s._array.size == 1)
 
 
 def _check_rectangular(data: Any) -> None:
@@ -131,8 +160,32 @@ def _grid(data: Any, values: Any = None) -> np.ndarray:
         _check_rectangular(data)  # says where the nested lists stop being a grid, as PyTorch does
         raise ValueError(f"expected sequence of equal lengths: {e}") from None
     if array.dtype.kind not in "biuf":
+        _refuse_data(data)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return array
+
+
+def _refuse_data(data: Any) -> None:
+    """Why ``data`` makes no tensor, as PyTorch finds out: the shape from the first element at each depth (a
+    string there is a sequence that never ends), then the dtype from every element."""
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    first = data
+    while isinstance(first, (list, tuple, str)) and first:
+        if isinstance(first, str):
+            raise ValueError("too many dimensions 'str'")
+        first = first[0]
+
+    def infer(item: Any) -> None:
+        if isinstance(item, str):
+            raise TypeError("new(): invalid data type 'str'")
+        if isinstance(item, (list, tuple)):
+            for sub in item:
+                infer(sub)
+        elif not isinstance(item, (bool, int, float, complex, np.generic, np.ndarray, Tensor)):
+            raise RuntimeError(f"Could not infer dtype of {M.typename(item)}")
+
+    infer(data)
 
 
 def _array(data: Any, dtype: Any, device: Any) -> np.ndarray:
@@ -193,6 +246,8 @@ def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with ``array`` (changes to one show in the other)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {M.typename(array)})")
     _dtype.from_numpy(array.dtype)
     return _wrap(array)
 
@@ -206,13 +261,13 @@ def _needs_size(name: str, size: tuple) -> None:
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
     _needs_size("zeros", size)
-    return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
+    return _finish(np.zeros(_size(size, "zeros"), _np_dtype(dtype)), requires_grad, "zeros")
 
 
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
     _needs_size("ones", size)
-    return _finish(np.ones(_size(size), _np_dtype(dtype)), requires_grad)
+    return _finish(np.ones(_size(size, "ones"), _np_dtype(dtype)), requires_grad, "ones")
 
 
 def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
@@ -220,16 +275,19 @@ def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: An
     element is about to be written); here they are zeros, but code must not rely on that."""
     on_cpu(device)
     _needs_size("empty", size)
-    return _finish(np.zeros(_size(size), _np_dtype(dtype)), requires_grad)
+    return _finish(np.zeros(_size(size, "empty"), _np_dtype(dtype)), requires_grad, "empty")
 
 
-def full(size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
+def full(size: Sequence[int], fill_value: Any = _MISSING, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
     on_cpu(device)
+    if fill_value is _MISSING:
+        raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     if dtype is None:  # PyTorch infers the dtype from the fill value
         dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else np.float32
-    return _finish(np.full(_size((size,) if isinstance(size, int) else tuple(size)), fill_value, _np_dtype(dtype)),
-                   requires_grad)
+    if not isinstance(size, (tuple, list)):  # (full((2, 3), 0.5): the size is one argument, a tuple)
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {M.typename(size)}")
+    return _finish(np.full(_size(tuple(size), "full"), fill_value, _np_dtype(dtype)), requires_grad, "full")
 
 
 def _like(t: Tensor, dtype: Any) -> np.dtype:
@@ -238,18 +296,18 @@ def _like(t: Tensor, dtype: Any) -> np.dtype:
 
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
-    return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad)
+    return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad, "zeros_like")
 
 
 def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
-    return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad)
+    return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad, "ones_like")
 
 
 def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
               device: Any = None) -> Tensor:
     on_cpu(device)
-    return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad)
+    return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad, "full_like")
 
 
 def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
@@ -264,6 +322,9 @@ def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, de
 
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
+    for name, size in (("n", n), ("m", m)):
+        if size is not None and size < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
@@ -275,6 +336,8 @@ def arange(start: float, end: float | None = None, step: float = 1, dtype: Any =
         start, end = 0, start
     if step == 0:
         raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype is None:
         ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if ints else np.float32
@@ -301,8 +364,8 @@ def _range_values(start: float, step: float, n: int, out: np.dtype) -> np.ndarra
     return np.where(i < n - n % (2 * lanes), in_vector, alone).astype(out)
 
 
-def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False,
-             device: Any = None) -> Tensor:
+def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,  # type: ignore[assignment]
+             requires_grad: bool = False, device: Any = None) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both ends included.
 
     PyTorch's recipe, followed to the last bit: with ``step = (end - start) / (steps - 1)`` computed in the
@@ -312,6 +375,9 @@ def linspace(start: float, end: float, steps: int, dtype: Any = None, requires_g
     (``np.linspace`` rounds differently in the last bit, and a function like ``sin`` near pi magnifies that.)
     """
     on_cpu(device)
+    if not isinstance(steps, (int, np.integer)):  # (numpy's default of 50 steps is not PyTorch's: none)
+        raise TypeError(M.invalid_combination("linspace", (start, end) if steps is _MISSING else (start, end, steps),
+                                              M.LINSPACE_SIGNATURES))
     out = _np_dtype(dtype)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -338,7 +404,8 @@ def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | 
     """Uniform random numbers in [0, 1). (The shape as ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``.)"""
     on_cpu(device)
     rng = (generator or default_generator).rng
-    return _finish(rng.random(_size(sizes if size is None else (size,))).astype(_np_dtype(dtype)), requires_grad)
+    return _finish(rng.random(_size(sizes if size is None else (size,), "rand")).astype(_np_dtype(dtype)),
+                   requires_grad, "rand")
 
 
 def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
@@ -346,8 +413,8 @@ def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator |
     """Standard normal random numbers (mean 0, standard deviation 1); the shape given as for :func:`rand`."""
     on_cpu(device)
     rng = (generator or default_generator).rng
-    return _finish(rng.standard_normal(_size(sizes if size is None else (size,))).astype(_np_dtype(dtype)),
-                   requires_grad)
+    return _finish(rng.standard_normal(_size(sizes if size is None else (size,), "randn")).astype(_np_dtype(dtype)),
+                   requires_grad, "randn")
 
 
 def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Generator | None = None,
@@ -359,7 +426,7 @@ def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Gen
     if high is None:
         low, high = 0, low
     rng = (generator or default_generator).rng
-    return _wrap(rng.integers(low, high, _size(tuple(size))).astype(_np_dtype(dtype, np.int64)))
+    return _wrap(rng.integers(low, high, _size(tuple(size), "randint")).astype(_np_dtype(dtype, np.int64)))
 
 
 def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
@@ -449,10 +516,13 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool =
                   dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
 
 
-def _unwrap(data: Any) -> Any:
-    """Turn nested lists that may contain 0-d/1-element tensors into plain Python/numpy values."""
+def _unwrap(data: Any, nested: bool = False) -> Any:
+    """Turn nested lists that may contain 0-d/1-element tensors into plain Python/numpy values. (In a list, a
+    tensor stands for one number: PyTorch refuses one of several elements.)"""
     if isinstance(data, Tensor):
-        return data._array
+        if nested and data._array.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return data._array.reshape(()) if nested else data._array
     if isinstance(data, (list, tuple)):
-        return [_unwrap(d) for d in data]
+        return [_unwrap(d, True) for d in data]
     return data

@@ -17,6 +17,7 @@ class device:  # noqa: N801  (PyTorch's name)
         if isinstance(type, device):
             type, index = type.type, type.index
         kind, _, number = str(type).partition(":")
+        known_type(kind)
         if kind != "cpu":
             raise RuntimeError(f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
         self.type = kind
@@ -34,6 +35,17 @@ class device:  # noqa: N801  (PyTorch's name)
 
     def __hash__(self) -> int:
         return hash((self.type, self.index))
+
+
+# The device types PyTorch knows (one of which, the CPU, is here): another word is no device at all.
+TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla",
+         "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone")
+
+
+def known_type(kind: str) -> None:
+    """``device("gpu")``: PyTorch's message, which lists the device types there are."""
+    if kind not in TYPES:
+        raise RuntimeError(f"Expected one of {', '.join(TYPES)} device type at start of device string: {kind}")
 
 
 def on_cpu(where: Any) -> None:

@@ -145,6 +145,7 @@ def requested(args: tuple, wanted: Any, tensor: type) -> np.dtype | None:
         elif isinstance(a, tensor):
             wanted = a.dtype
         elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
+            _device.known_type(str(a).partition(":")[0])  # (x.to("float"): no device, and no dtype either)
             raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
     return None if wanted is None else wanted.np if isinstance(wanted, dtype) else np.dtype(wanted)
 

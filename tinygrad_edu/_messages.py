@@ -71,8 +71,12 @@ def modified_inplace(saved: Any, node: Any) -> str:
     array, grad_fn, output_nr, version = (t._array, t.grad_fn, t._output_nr, t._version_counter[0]) if t is not None \
         else (saved.array, node, saved.output_nr, saved.counter[0])
     expected = saved.version
-    op = re.sub(r"Backward([1-9][0-9]*)$", r"\1", re.sub(r"Backward0?$", "", grad_fn.name())) if grad_fn else ""
-    where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""  # (SumBackward1: "Sum1")
+    if t is not None and t._base is not None and t._view_version != version and t._base._requires_grad and \
+            t._view_made is None:  # a view whose base changed since: its history, asked for, is AsStrided's
+        where = ", which is output 0 of AsStrided,"
+    else:  # (SumBackward1's op is "Sum1")
+        op = re.sub(r"Backward([1-9][0-9]*)$", r"\1", re.sub(r"Backward0?$", "", grad_fn.name())) if grad_fn else ""
+        where = f", which is output {output_nr} of {op}," if grad_fn is not None else ""
     return ("one of the variables needed for gradient computation has been modified by an inplace operation: "
             f"[{type_description(array)}]{where} is at version {version}; expected version {expected} instead. "
             "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
@@ -183,11 +187,29 @@ CPP_TYPE_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double
                   "int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int", "bool": "bool"}
 
 
+# -- PyTorch's argument parser, when no signature fits ----------------------------------------------------------
+def invalid_combination(name: str, args: tuple, signatures: tuple[str, ...]) -> str:
+    """``linspace() received an invalid combination of arguments - got (int, int), but expected one of: ...``"""
+    return (f"{name}() received an invalid combination of arguments - got ({', '.join(map(typename, args))}), but "
+            "expected one of:\n" + "".join(f" * ({sig})\n" for sig in signatures))
+
+
+_FACTORY_OPTIONS = ("*, Tensor out = None, tinygrad_edu.dtype dtype = None, tinygrad_edu.layout layout = None, "
+                    "tinygrad_edu.device device = None, bool pin_memory = False, bool requires_grad = False")
+LINSPACE_SIGNATURES = tuple(f"{a} start, {b} end, int steps, {_FACTORY_OPTIONS}"
+                            for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"),
+                                         ("Number", "Number")))
+
+
 # -- how messages name things --------------------------------------------------------------------------------------
 def typename(value: Any) -> str:
-    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``."""
-    cls = type(value)
-    return cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    """A value's type as PyTorch names it in messages: ``float``, ``numpy.float64``, ``Tensor``."""
+    cls = type(value)  # (a class written in Python is known by its name alone: C's tp_name, as PyTorch reads it)
+    return cls.__name__ if cls.__module__ == "builtins" or cls.__flags__ & _HEAP_TYPE else \
+        f"{cls.__module__}.{cls.__name__}"
+
+
+_HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class defined in Python (not one of C's static types)
 
 
 def legacy_name(t: Any) -> str:

@@ -82,6 +82,22 @@ def _requires_grad(t: _core.Tensor) -> bool:
     return t._requires_grad
 
 
+def _bitwise(op: Callable[[Any, Any], Any], kernel: str = "") -> Callable[[Tensor, Any], Tensor]:
+    """``x & y``, ``x | y``, ``x ^ y``, ``x << n``: element-wise on integers and bools (no gradient); floats have no
+    bits to combine (PyTorch has no kernel for them: ``kernel`` names it)."""
+    def method(self: Tensor, other: Any) -> Tensor:
+        try:
+            return selection.compare(op, self, other)
+        except TypeError:  # (numpy's refusal, in PyTorch's words: the dtype the two would compute in)
+            kind = _dtype.binary_result_type(self, other) if isinstance(other, Tensor) else \
+                _dtype.number_dtype(other, self._array.dtype)
+            raise NotImplementedError(f'"{kernel or "bitwise_" + op.__name__.rstrip("_")}_cpu" not implemented for '
+                                      f"'{_dtype.LEGACY_NAMES[_dtype.from_numpy(kind)].removesuffix('Tensor')}'") \
+                from None
+
+    return method
+
+
 class Tensor(_core.Tensor):
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
@@ -143,7 +159,7 @@ class Tensor(_core.Tensor):
 
     # -- shape, type and where the numbers are ---------------------------------------------------------------------
     def size(self, dim: int | None = None) -> Size | int:
-        return Size(self._array.shape) if dim is None else self._array.shape[dim]
+        return Size(self._array.shape) if dim is None else self._array.shape[shape._dim(dim, self._array.ndim)]
 
     def dim(self) -> int:
         return self._array.ndim
@@ -183,6 +199,8 @@ class Tensor(_core.Tensor):
         return self._array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        if self._requires_grad:  # np.array(x), plt.plot(x): as x.numpy(), refused for a tensor in a graph
+            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
@@ -399,11 +417,7 @@ class Tensor(_core.Tensor):
     var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
     cumprod, diff, median, amax, amin = reduce.cumprod, reduce.diff, reduce.median, reduce.amax, reduce.amin
 
-    def softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        return reduce.softmax(self, dim, dtype)
-
-    def log_softmax(self, dim: int, dtype: Any = None) -> Tensor:
-        return reduce.log_softmax(self, dim, dtype)
+    softmax, log_softmax = reduce.softmax, reduce.log_softmax
 
     maximum, minimum = ew.maximum, ew.minimum
     isclose, nonzero, unique = selection.isclose, selection.nonzero, selection.unique
@@ -470,7 +484,9 @@ class Tensor(_core.Tensor):
         if nd == 0:
             return self.reshape(1)
         s, e = shape._dim(start_dim, nd), shape._dim(end_dim, nd)
-        if s == e:
+        if s >= e:
+            if s > e:
+                raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
             return self
         sh = self._array.shape
         return self.reshape(*sh[:s], -1, *sh[e + 1:])
@@ -493,7 +509,7 @@ class Tensor(_core.Tensor):
         if nd == 0:
             warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
                           UserWarning, stacklevel=2)
-        elif nd != 2:
+        elif nd > 2:  # (a vector is its own transpose: no warning)
             warnings.warn("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated "
                           "and it will throw an error in a future release. Consider `x.mT` to transpose batches of "
                           "matrices or `x.permute(*tinygrad_edu.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
@@ -649,18 +665,14 @@ class Tensor(_core.Tensor):
     __gt__, __ge__ = _compare(operator.gt, reflect=True), _compare(operator.ge, reflect=True)
     __hash__ = _core.Tensor.__hash__  # (defining __eq__ would otherwise drop it)
 
-    def __and__(self, other: Any) -> Tensor:
-        return selection.compare(operator.and_, self, other)
-
-    def __or__(self, other: Any) -> Tensor:
-        return selection.compare(operator.or_, self, other)
-
-    def __xor__(self, other: Any) -> Tensor:
-        return selection.compare(operator.xor, self, other)
+    __and__, __or__, __xor__ = _bitwise(operator.and_), _bitwise(operator.or_), _bitwise(operator.xor)
+    __lshift__, __rshift__ = _bitwise(operator.lshift, "lshift"), _bitwise(operator.rshift, "rshift")
 
     bitwise_and, bitwise_or, bitwise_xor = __and__, __or__, __xor__
 
     def __invert__(self) -> Tensor:
+        if self._array.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return wrap(~self._array)
 
     def logical_not(self) -> Tensor:
@@ -670,7 +682,9 @@ class Tensor(_core.Tensor):
         return self._array.shape == other._array.shape and bool(np.all(self._array == other._array))
 
     def allclose(self, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-        return bool(np.allclose(self._array, other._array, rtol, atol, equal_nan))
+        if not isinstance(other, Tensor):
+            raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {M.typename(other)}")
+        return bool(selection.isclose(self, other, rtol, atol, equal_nan)._array.all())  # (isclose's checks)
 
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         return wrap(np.asarray(np.all(self._array, axis=dim, keepdims=keepdim)))
@@ -739,7 +753,7 @@ def _constructor_array(args: tuple) -> np.ndarray:
     if len(args) == 1:
         data = args[0]
         if isinstance(data, (list, tuple, np.ndarray)):
-            return np.array(_creation._unwrap(data), dtype=np.float32)
+            return _creation._grid(data, _creation._unwrap(data)).astype(np.float32)  # (ragged: PyTorch's words)
         raise TypeError(f"new(): data must be a sequence (got {M.typename(data)})")
     bad = next(i for i, a in enumerate(args) if not isinstance(a, (int, np.integer)) or isinstance(a, bool))
     raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {bad + 1} with error \"type must be "

@@ -144,8 +144,9 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
             if num.shape != ana.shape or not np.allclose(ana, num, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
+                shown = inputs[i]._array.dtype  # (PyTorch builds both in the input's dtype)
                 raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {j:d},\n"
-                                     f"numerical:{_wrap(num)}\nanalytical:{_wrap(ana)}\n")
+                                     f"numerical:{_wrap(num.astype(shown))}\nanalytical:{_wrap(ana.astype(shown))}\n")
     try:
         _backward_multiplies_by_grad_output(checked, [inputs[i] for i in diff])
         if options.get("check_undefined_grad", True):

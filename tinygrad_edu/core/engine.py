@@ -48,7 +48,7 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retai
     is ``autograd.backward(z)``; with ``inputs``, only those tensors get ``.grad``)."""
     outputs = tuple(tensors) if isinstance(tensors, (tuple, list)) else (tensors,)
     usual = (grad_tensors, inputs, create_graph) == (None, None, False)  # d(results)/d(leaves), nothing else asked
-    if not usual or any(t.grad_fn is None or t._array.size != 1 for t in outputs):  # (or not scalars)
+    if not usual or any(getattr(t, "grad_fn", None) is None or t._array.size != 1 for t in outputs):  # (scalars?)
         return _backward(outputs, grad_tensors, retain_graph, create_graph, inputs)  # (checked; weights, inputs...)
     ones = [wrap(np.ones_like(t._array)) for t in outputs]  # a scalar's gradient: d(itself)/d(itself) = 1
     run_backward([(t.grad_fn, t._output_nr) for t in outputs], ones, bool(retain_graph), False)
@@ -56,12 +56,11 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retai
 
 def _backward(outputs: tuple, grad_tensors: Any, retain_graph: bool | None, create_graph: bool, inputs: Any) -> None:
     """``backward`` with gradients given (checked), ``inputs``, or ``create_graph``."""
-    if inputs is not None and not _as_tuple(inputs):
-        raise RuntimeError(M.BACKWARD_INPUTS_EMPTY)
+    inputs = None if inputs is None else C.backward_inputs(_as_tuple(inputs), Tensors.cls)  # (some; tensors)
     roots, root_grads = _roots(outputs, grad_tensors)
     if create_graph:  # x.grad then holds a graph that leads back to x: a cycle only the garbage collector frees
         M.warn_once("create_graph", M.CREATE_GRAPH_CYCLE)
-    capture = None if inputs is None else _retaining(_as_tuple(inputs))
+    capture = None if inputs is None else _retaining(inputs)
     run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph, capture)
 
 
@@ -73,7 +72,7 @@ def grad(outputs: Tensor | Sequence[Tensor], inputs: Tensor | Sequence[Tensor], 
     ``allow_unused=True`` returns None for inputs the outputs do not depend on (an error otherwise)."""
     ins = C.some_inputs(_as_tuple(inputs))  # (PyTorch's order: that there are inputs, the outputs, then the inputs)
     roots, root_grads = _roots(_as_tuple(outputs), grad_outputs)
-    C.inputs_require_grad(ins)
+    C.inputs_require_grad(ins, Tensors.cls)  # (each a tensor that requires grad)
     captured = run_backward(roots, root_grads, create_graph if retain_graph is None else retain_graph, create_graph,
                             capture=[gradient_edge(t) for t in ins], accumulate=False)
     for i, (t, g) in enumerate(zip(ins, captured)):
@@ -124,7 +123,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
 
 
 def _as_tuple(x: Any) -> tuple:
-    return () if x is None else (*x,) if isinstance(x, (tuple, list)) else (*x.values(),) if type(x) is dict else (x,)
+    return () if x is None else (x,) if isinstance(x, Tensors.cls) else (*x.values(),) if type(x) is dict else tuple(x)
 
 
 def _roots(outputs: tuple[Tensor, ...], grads: Any) -> tuple[list[Edge], list[Tensor]]:

@@ -499,6 +499,8 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
                                 gradient_edge(a) for a in args if isinstance(a, T)])  # (made by an op: its node)
     if len(ctx.next_functions) != len(args):
         ctx._input_is_tensor = tuple([isinstance(a, T) for a in args])
+    if ctx._learners:  # (a learner's: what it saved; its tensor inputs' shapes and dtypes, to check its backward)
+        ctx._input_meta = C.learners_inputs(ctx._to_save, args, T)
     if ctx._to_save:
         make, saved = SavedTensor.packed if SavedTensor.hooks else SavedTensor, [None] * len(ctx._to_save)
         for i in ctx._pack_order or range(len(saved)):  # the order a pack hook sees them in
@@ -507,8 +509,6 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
                 saved[i] = make(results[0], True) if t is RESULT else \
                     make(t, t is results[0] or (len(results) > 1 and _is_one_of(t, results)))
         ctx._saved, ctx._to_save = tuple(saved), ()
-    if ctx._learners:  # (a learner's: its tensor inputs' shapes and dtypes, to check what its backward returns)
-        ctx._input_meta = tuple([(a._array.shape, a._array.dtype) for a in args if isinstance(a, T)])
     if GradMode.anomaly:  # (where the learner's code made it, for the "Error detected in ..." warning)
         C.remember_forward(ctx)
 

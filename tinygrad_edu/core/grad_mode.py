@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .. import _checks as C
 from .._decorators import Decorating
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,7 +79,7 @@ class set_grad_enabled(_Mode):  # noqa: N801
     the previous mode on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self.grad, self._prev = bool(mode), (GradMode.enabled, GradMode.inference)
+        self.grad, self._prev = C.flag(mode, "set_grad_enabled", "enabled"), (GradMode.enabled, GradMode.inference)
         GradMode.enabled = self.grad
 
     def __enter__(self) -> None:  # (the flag was set in __init__)

@@ -107,8 +107,24 @@ class MseLoss(Function):
         return (dx if ctx.needs_input_grad[0] else None), (-dx if ctx.needs_input_grad[1] else None), None
 
 
-def mse_loss(input: Tensor, target: Tensor, *, reduction: str = "mean") -> Tensor:
-    """Mean squared error between ``input`` and ``target`` (which should have the same shape)."""
+def _legacy_reduction(size_average: Any, reduce: Any, stacklevel: int = 3) -> str:
+    """The ``reduction`` that PyTorch's older ``size_average`` and ``reduce`` flags (each True when None) meant,
+    with PyTorch's warning. (So ``nn.MSELoss(output, target)``, a loss built where it should be called, fails as in
+    PyTorch: the tensors are taken for those flags, and a tensor of several numbers has no truth value.)"""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                  UserWarning, stacklevel=stacklevel)
+    return reduction
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+             reduction: str = "mean") -> Tensor:
+    """Mean squared error between ``input`` and ``target`` (which should have the same shape). (``size_average``
+    and ``reduce``: PyTorch's older spelling of ``reduction``, see ``_legacy_reduction``.)"""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if input._array.shape != target._array.shape:
         # Almost always a bug: (3, 1) against (3,) broadcasts to (3, 3) and silently compares every pair.
@@ -236,6 +252,8 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
     if target._array.shape != input._array.shape:
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
                          f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if target._array.dtype != input._array.dtype:  # (integer labels: write them as floats, or target.float())
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
     return BinaryCrossEntropy.apply(input, target, (weight,), reduction)
 
 
@@ -954,10 +972,13 @@ def _apply_reduction(losses: Tensor, reduction: str) -> Tensor:
     return losses.mean() if reduction == "mean" else losses.sum() if reduction == "sum" else losses
 
 
-def l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean", weight: Tensor | None = None) -> Tensor:
+def l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
     """Mean absolute error ``mean(|input - target|)``: like mse_loss but linear in the error, so an outlier
     weighs in proportion to its distance, not its square. dl/dx = sign(x - y) (0 at x = y). ``weight``
     (input's shape) multiplies each error; the mean is then a weighted mean, sum(w |d|) / sum(w)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     input, target = _same_size(input, target)
     if weight is None:
         _check_reduction(reduction)

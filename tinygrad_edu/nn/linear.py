@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._creation import _size  # (sizes checked with PyTorch's messages: Linear(3, 2.5))
 from .._dtype import float32
 from .._tensor import Tensor, _wrap
 from ..ops.linalg import linear
@@ -28,7 +29,7 @@ class Linear(Module):
         self.in_features = in_features
         self.out_features = out_features
         np_dtype = (dtype or float32).np
-        self.weight = Parameter(_wrap(np.empty((out_features, in_features), np_dtype)))
+        self.weight = Parameter(_wrap(np.empty(_size((out_features, in_features), "empty"), np_dtype)))
         if bias:
             self.bias = Parameter(_wrap(np.empty(out_features, np_dtype)))
         else:

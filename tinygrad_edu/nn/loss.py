@@ -6,15 +6,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._tensor import Tensor
 from . import functional as F
 from .module import Module
 
 
 class _Loss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
+    """What the losses share: ``reduction``, and PyTorch's older spelling of it (``size_average``, ``reduce``),
+    still accepted, with its warning. (So ``nn.MSELoss(output, target)``, a loss built where it should be called,
+    fails as in PyTorch: the tensors are taken for those two flags.)"""
+
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
         super().__init__()
-        self.reduction = reduction
+        self.reduction = reduction if size_average is None and reduce is None else \
+            F._legacy_reduction(size_average, reduce, stacklevel=4)
 
 
 class MSELoss(_Loss):
@@ -27,9 +34,9 @@ class MSELoss(_Loss):
 class BCEWithLogitsLoss(_Loss):
     """Binary cross-entropy on logits (raw scores): sigmoid and BCE fused, stable for any score."""
 
-    def __init__(self, weight: Tensor | None = None, *, reduction: str = "mean",
-                 pos_weight: Tensor | None = None) -> None:
-        super().__init__(reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean", pos_weight: Tensor | None = None) -> None:
+        super().__init__(size_average, reduce, reduction)
         self.weight = weight
         self.pos_weight = pos_weight
 
@@ -41,8 +48,9 @@ class BCEWithLogitsLoss(_Loss):
 class BCELoss(_Loss):
     """Binary cross-entropy on probabilities (inputs already in [0, 1])."""
 
-    def __init__(self, weight: Tensor | None = None, *, reduction: str = "mean") -> None:
-        super().__init__(reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
         self.weight = weight
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -52,9 +60,9 @@ class BCELoss(_Loss):
 class CrossEntropyLoss(_Loss):
     """Softmax + negative log-likelihood for classification: input (N, C) logits, target (N,) classes."""
 
-    def __init__(self, weight: Tensor | None = None, *, ignore_index: int = -100, reduction: str = "mean",
-                 label_smoothing: float = 0.0) -> None:
-        super().__init__(reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
+                 reduce: Any = None, reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(size_average, reduce, reduction)
         self.weight = weight
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
@@ -67,8 +75,9 @@ class CrossEntropyLoss(_Loss):
 class NLLLoss(_Loss):
     """Negative log-likelihood: input (N, C) log-probabilities (e.g. from ``LogSoftmax``), target (N,)."""
 
-    def __init__(self, weight: Tensor | None = None, *, ignore_index: int = -100, reduction: str = "mean") -> None:
-        super().__init__(reduction)
+    def __init__(self, weight: Tensor | None = None, size_average: Any = None, ignore_index: int = -100,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
         self.weight = weight
         self.ignore_index = ignore_index
 
@@ -86,8 +95,9 @@ class L1Loss(_Loss):
 class SmoothL1Loss(_Loss):
     """Squared error for errors below ``beta``, absolute error beyond (see ``F.smooth_l1_loss``)."""
 
-    def __init__(self, *, reduction: str = "mean", beta: float = 1.0) -> None:
-        super().__init__(reduction)
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                 beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
         self.beta = beta
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -98,7 +108,7 @@ class HuberLoss(_Loss):
     """Squared error for errors below ``delta``, linear with slope ``delta`` beyond (see ``F.huber_loss``)."""
 
     def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
-        super().__init__(reduction)
+        super().__init__(reduction=reduction)
         self.delta = delta
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -109,8 +119,9 @@ class KLDivLoss(_Loss):
     """Kullback-Leibler divergence of the target distribution from the input's, input given as log-probabilities
     (see ``F.kl_div``). Use ``reduction='batchmean'`` for the divergence per sample."""
 
-    def __init__(self, *, reduction: str = "mean", log_target: bool = False) -> None:
-        super().__init__(reduction)
+    def __init__(self, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                 log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
         self.log_target = log_target
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:

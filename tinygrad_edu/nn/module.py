@@ -232,6 +232,8 @@ class Module:
                             "(tinygrad_edu.nn.Parameter or None required)")
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if "." in name:  # (a dotted name is a path to a sub-module's parameter in state_dict)
+            raise KeyError('parameter name can\'t contain "."')
         self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 

@@ -14,8 +14,8 @@ import numpy as np
 
 from .. import _dtype
 from .. import _messages as M
-from .._checks import broadcast_shapes
-from ..core.function import Function, InferenceCounter, broadcast_from, gradient_edge, tangent, wrap
+from .._checks import broadcast_shapes, index_message, setitem_refusal
+from ..core.function import Function, InferenceCounter, SavedTensor, broadcast_from, gradient_edge, tangent, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
 from . import views
@@ -82,6 +82,8 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
                            "memory location. Please clone() the tensor before performing the operation.")
     np.copyto(out, result._array, casting="unsafe")
     self._version_counter[0] += 1
+    if recording and result.grad_fn is not None:
+        _saved_output_is_self(result, self)
     if recording and result.grad_fn is not None and self._base is not None:
         views.rebase(self, result.grad_fn)  # the base's history rewritten: CopySlices (ops/views.py)
     elif recording and result.grad_fn is not None:
@@ -89,6 +91,14 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
         self._fw = result._fw
     return self
+
+
+def _saved_output_is_self(result: Tensor, self: Tensor) -> None:
+    """What the op saved of its output (``exp_``, ``sigmoid_``: their derivatives are written with it) is, as in
+    PyTorch, ``self`` now: a later in-place change of self must be caught, so it follows self's version counter."""
+    for saved in getattr(result.grad_fn, "_saved", None) or ():
+        if type(saved) is SavedTensor and saved.tensor is None and saved.counter is result._version_counter:
+            saved.counter, saved.version = self._version_counter, self._version_counter[0]
 
 
 UNARY_INPLACE = ("abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
@@ -297,5 +307,8 @@ def _write(self: Tensor, key: Any, nkey: Any, value: Tensor) -> None:
     try:
         self._array[nkey] = value._array
     except ValueError as e:
+        setitem_refusal(self._array[nkey], value._array)
         raise RuntimeError(str(e)) from None
+    except IndexError as e:
+        raise IndexError(index_message(str(e), self._array.shape, nkey)) from None
     self._version_counter[0] += 1

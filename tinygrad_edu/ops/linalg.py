@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import broadcast_shapes, check_expand
+from .._checks import broadcast_shapes, check_expand, tensor_arguments
 from .._checks import wrap_dim as _dim
 from .._dtype import CPP_NAMES, LEGACY_NAMES, from_numpy
 from ..core.derivatives import MulScalar, UnsafeView, zero_where
@@ -332,13 +332,17 @@ def _batched(x: Tensor, y: Tensor) -> Tensor:
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """``x @ weight.T + bias``; for a batch of rows this is one AddmmBackward0 node, as in PyTorch."""
-    if bias is None:
-        return _matmul(x, weight.t())
-    if x._array.ndim == 2:
-        return Addmm.apply(bias, x, weight.t())
-    rows = x.reshape(-1, x._array.shape[-1])
-    out = Addmm.apply(bias, rows, weight.t())
-    return out.view(*x._array.shape[:-1], weight._array.shape[0])
+    try:
+        if bias is None:
+            return _matmul(x, weight.t())
+        if x._array.ndim == 2:
+            return Addmm.apply(bias, x, weight.t())
+        rows = x.reshape(-1, x._array.shape[-1])
+        out = Addmm.apply(bias, rows, weight.t())
+        return out.view(*x._array.shape[:-1], weight._array.shape[0])
+    except AttributeError:  # (a numpy array or a list where a tensor belongs)
+        tensor_arguments("linear", ("input", "weight", "bias"), (x, weight, bias), Tensor)
+        raise
 
 
 # ------------------------------------------------------------------------------------------------ more products

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .._checks import no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from ..core.derivatives import _sum_dtype
 from ..core.derivatives import kept_shape as _kept_shape
@@ -198,7 +199,14 @@ class max_return(ReturnTypes):  # noqa: N801
     def __repr__(self) -> str:
         return f"tinygrad_edu.return_types.{self._name}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.__name__ = f"tinygrad_edu.return_types.{cls._name}"  # (as Python's messages name it: max(x, 1).backward())
+
     _name = "max"
+
+
+max_return.__name__ = "tinygrad_edu.return_types.max"
 
 
 class min_return(max_return):  # noqa: N801
@@ -243,6 +251,7 @@ def argmax(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis
            keepdims: bool = False) -> Tensor:
     dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
     a = input._array
+    _nonempty_reduction("argmax", a, dim)
     if dim is None:
         return _wrap(np.asarray(np.argmax(a), dtype=np.int64))
     return _wrap(np.argmax(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
@@ -252,9 +261,18 @@ def argmin(input: Tensor, dim: int | None = None, keepdim: bool = False, *, axis
            keepdims: bool = False) -> Tensor:
     dim, keepdim = _numpy_names(dim, keepdim, axis, keepdims)
     a = input._array
+    _nonempty_reduction("argmin", a, dim)
     if dim is None:
         return _wrap(np.asarray(np.argmin(a), dtype=np.int64))
     return _wrap(np.argmin(a, axis=_dim(dim, a.ndim), keepdims=keepdim).astype(np.int64))
+
+
+def _nonempty_reduction(name: str, a: np.ndarray, dim: int | None) -> None:
+    """argmax and argmin of nothing: PyTorch's IndexError (numpy's would be a ValueError)."""
+    if a.size == 0 and dim is None:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if a.size == 0 and a.shape[_dim(dim, a.ndim)] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
 
 
 class Softmax(Function):
@@ -266,6 +284,8 @@ class Softmax(Function):
     def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
+        if a.dtype.kind != "f":  # (PyTorch has no kernel for integers: pass dtype=, or convert first)
+            no_integer_kernel(a, "softmax", dim)
         e = np.exp(a - np.maximum.reduce(a, dim, keepdims=True))  # less the max: no change, but no overflow
         ctx.save_for_backward(RESULT)
         return e / np.add.reduce(e, dim, keepdims=True)
@@ -310,6 +330,8 @@ class LogSoftmax(Function):
     def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
+        if a.dtype.kind != "f":  # (PyTorch has no kernel for integers: pass dtype=, or convert first)
+            no_integer_kernel(a, "log_softmax", dim)
         shifted = a - np.maximum.reduce(a, dim, keepdims=True)
         ctx.save_for_backward(RESULT)
         return shifted - np.log(np.add.reduce(np.exp(shifted), dim, keepdims=True))
@@ -350,12 +372,20 @@ class LogSoftmaxBackwardData(Function):
         return dg, dout, None
 
 
-def softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
+    """``x.softmax(dim)``: e^x / sum e^x along dim (which must be given: nn.functional's may guess it)."""
+    _dim_given("softmax", dim)
     return Softmax.apply(x if dtype is None else x.to(dtype), dim)
 
 
-def log_softmax(x: Tensor, dim: int, dtype: Any = None) -> Tensor:
+def log_softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
+    _dim_given("log_softmax", dim)
     return LogSoftmax.apply(x if dtype is None else x.to(dtype), dim)
+
+
+def _dim_given(name: str, dim: Any) -> None:
+    if dim is None:  # (Python's own message would say "argument: 'dim'"; PyTorch's parser words it so)
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
 # ------------------------------------------------------------------------------------------------ var, std

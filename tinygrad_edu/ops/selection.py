@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _messages as M
 from .._checks import broadcast_shapes
 from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
@@ -69,7 +70,11 @@ def where(condition: Tensor, x: Any, y: Any) -> Tensor:
 
 def compare(op: Any, x: Tensor, y: Any) -> Tensor:
     """``x == y``, ``x < y`` ...: a bool tensor, never part of the graph."""
-    return _wrap(np.asarray(op(x._array, _array(y))))
+    try:
+        return _wrap(np.asarray(op(x._array, _array(y))))
+    except ValueError:  # (shapes that do not broadcast: PyTorch's message)
+        broadcast_shapes(x._array.shape, np.shape(_array(y)))
+        raise
 
 
 def isclose(x: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
@@ -78,7 +83,7 @@ def isclose(x: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, 
     Two infinities of the same sign are close; nan is close to nan only with ``equal_nan=True``.
     """
     if not isinstance(other, Tensor):
-        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        raise TypeError(f"isclose(): argument 'other' (position 2) must be Tensor, not {M.typename(other)}")
     if x.dtype != other.dtype:
         names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (x, other)]
         raise RuntimeError(f"{names[0]} did not match {names[1]}")

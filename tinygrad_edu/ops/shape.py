@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import index_message, tensor_list
 from .._checks import wrap_dim as _dim
 from .._dtype import promote_types
 from .._messages import warn_once
@@ -264,11 +265,23 @@ def unbind(x: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
 
 
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    return Cat.apply(dim, *tensors)
+    if isinstance(tensors, Tensor):  # cat(a, b): the tensors go in one list, cat([a, b])
+        tensor_list("cat", tensors, Tensor)
+    try:
+        return Cat.apply(dim, *tensors)
+    except AttributeError:  # (a number or a list among them)
+        tensor_list("cat", tensors, Tensor)
+        raise
 
 
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
-    return Stack.apply(dim, *tensors)
+    if isinstance(tensors, Tensor):
+        tensor_list("stack", tensors, Tensor)
+    try:
+        return Stack.apply(dim, *tensors)
+    except AttributeError:
+        tensor_list("stack", tensors, Tensor)
+        raise
 
 
 # ---------------------------------------------------------------------------------------------- indexing
@@ -291,7 +304,7 @@ class Index(Function):
                 out = x._array[(*key, Ellipsis) if isinstance(key, tuple) else (key, Ellipsis)]
             return out
         except IndexError as e:
-            raise IndexError(str(e).replace("axis", "dimension")) from None
+            raise IndexError(index_message(str(e), x._array.shape, key)) from None
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
