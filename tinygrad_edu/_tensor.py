@@ -432,6 +432,12 @@ class Tensor(_core.Tensor):
         return ew.Atan2.apply(*ew._tensor_pair(self, other, "arctan2"))
 
     erf, erfc, erfinv = _unary(ew.Erf), _unary(ew.Erfc), _unary(ew.Erfinv)
+    asinh = arcsinh = _unary(ew.Asinh)
+    acosh = arccosh = _unary(ew.Acosh)
+    atanh = arctanh = _unary(ew.Atanh)
+    asinh_ = arcsinh_ = inplace_method(_unary(ew.InplaceNoDerivative))  # (in place: no derivative, as in PyTorch)
+    acosh_ = arccosh_ = inplace_method(_unary(ew.AcoshInplace))
+    atanh_ = arctanh_ = inplace_method(_unary(ew.AtanhInplace))
     floor, ceil, trunc, frac = _unary(ew.Floor), _unary(ew.Ceil), _unary(ew.Trunc), _unary(ew.Frac)
     fix = trunc
     lgamma, digamma = _unary(ew.Lgamma), _unary(ew.Digamma)
