@@ -504,3 +504,29 @@ def test_inverse_hyperbolic_functions_and_their_in_place_forms_as_pytorch() -> N
         return seen
 
     as_pytorch(run)
+
+
+def test_set_gives_a_leaf_new_storage_and_a_new_accumulator() -> None:
+    """``x.set_(y)`` inside no_grad: x takes y's numbers and shape; the graph recorded before still ends at x's old
+    gradient accumulator, so it no longer reaches x (PyTorch's "not used in the graph"); refused in grad mode."""
+
+    def run(lib: ModuleType) -> list:
+        p = lib.nn.Parameter(lib.ones(4, dtype=lib.float64))
+        shapes = []
+        for _ in range(2):
+            with lib.no_grad():
+                p.set_(p[1:])
+                p.grad = None
+            lib.cat((p, p)).sum().backward()
+            shapes.append((tuple(p.shape), p.grad))
+        x = lib.ones(2, requires_grad=True)
+        out = x.clone()
+        with lib.no_grad():
+            x.set_(lib.zeros(3))
+        return [*shapes, x, lib.autograd.grad(out.sum(), x, allow_unused=True)]
+
+    assert as_pytorch(run)[1].endswith("tensor([0., 0., 0.], requires_grad=True), (None,)]")
+    raises(lambda lib: lib.ones(2, requires_grad=True).set_(lib.ones(3)), RuntimeError,
+           "a leaf Variable that requires grad is being used in an in-place operation.")
+    raises(lambda lib: lib.ones(2).set_(lib.ones(2, dtype=lib.int64)), RuntimeError,
+           "Could not set tensor of type long int to a tensor of type float")

@@ -581,6 +581,22 @@ class Tensor(_core.Tensor):
         self._array = np.concatenate([flat[:n], np.zeros(max(0, n - flat.size), flat.dtype)]).reshape(new)
         return self
 
+    def set_(self, source: Tensor | None = None) -> Tensor:
+        """``x.set_(y)``: x now shares y's storage and shape (``x.set_()``: empty). Not recorded: PyTorch allows it
+        on a leaf that requires grad only inside ``no_grad()``, and the leaf then gets a new gradient accumulator
+        (the graph recorded before still ends at the old one)."""
+        data = np.empty(0, self._array.dtype) if source is None else source._array
+        if data.dtype != self._array.dtype:
+            names = [_C_TYPE_NAMES.get(a.dtype.name, a.dtype.name) for a in (data, self._array)]
+            raise RuntimeError(f"Could not set tensor of type {names[0]} to a tensor of type {names[1]}")
+        if GradMode.enabled and self._requires_grad:
+            raise RuntimeError(M.LEAF_INPLACE if self.grad_fn is None else
+                               "tinygrad_edu: set_ on a tensor with a history is not supported; use it on a leaf, "
+                               "inside no_grad()")
+        self._array, self._accumulator = data, None
+        self._version_counter[0] += 1
+        return self
+
     def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
         return self.resize_(other._array.shape)
 
@@ -728,6 +744,10 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
+
+
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # (C++'s)
 
 
 def _address(a: np.ndarray) -> int:
