@@ -439,3 +439,94 @@ def _twice(lib: ModuleType, hooks: tuple) -> None:
     with lib.autograd.graph.saved_tensors_hooks(*hooks):
         y = lib.ones(2, requires_grad=True).pow(2)
     y.grad_fn._raw_saved_self.register_hooks(*hooks)
+
+
+def test_a_raw_saved_tensor_shows_what_the_node_holds_and_a_pack_hook_may_not_change_its_input() -> None:
+    """``_raw_saved_self.data`` is what the node holds (the pack hook's result; an input itself; an output detached),
+    ``unpack_hook`` the hook; a custom Function's node lists its ``_raw_saved_tensors``; a pack hook that changes
+    its input in place is refused, as in PyTorch."""
+
+    def run(lib: ModuleType) -> list:
+        a = lib.tensor(2.0, requires_grad=True)
+        unpack = lambda t: t  # noqa: E731
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t * 1, unpack):
+            b = a**2
+        c = b.exp()
+        d = c**2
+        raws = b.grad_fn._raw_saved_self, c.grad_fn._raw_saved_result, d.grad_fn._raw_saved_self
+        return [raws[0].unpack_hook is unpack, raws[1].data is c, raws[1].data.requires_grad, raws[1].unpack_hook,
+                raws[2].data is c, len(_ident(lib).apply(a).grad_fn._raw_saved_tensors)]
+
+    assert as_pytorch(run)[1] == "[True, False, False, None, True, 2]"
+
+    def inc(x: Any) -> Any:
+        x += 1
+        return x
+
+    def changing(lib: ModuleType) -> None:
+        with lib.autograd.graph.saved_tensors_hooks(inc, lambda x: x):
+            lib.exp(lib.ones(2, requires_grad=True))
+
+    raises(changing, RuntimeError, "A saved tensor pack hook is modifying its input in place. Tensors provided as "
+           "input to pack hook cannot be modified by in-place operations as this can lead to unexpected "
+           "side-effects. Please open an issue if you need to perform in-place operations on the input to a pack "
+           "hook.")
+
+
+def _ident(lib: ModuleType) -> Any:
+    class Ident(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.save_for_backward(x, None)
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            return g
+
+    return Ident
+
+
+def test_inverse_hyperbolic_functions_and_their_in_place_forms_as_pytorch() -> None:
+    """asinh, acosh, atanh with PyTorch's derivatives (second ones too); their in-place forms have none."""
+
+    def run(lib: ModuleType) -> list:
+        x = lib.tensor([0.5, 2.0, -3.0, 1.0], requires_grad=True)
+        seen = []
+        for name in ("asinh", "acosh", "atanh"):
+            y = getattr(lib, name)(x)
+            (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+            seen += [y, g, lib.autograd.grad(g.sum(), x)[0]]
+            try:
+                getattr(lib, name + "_")(x.clone()).sum().backward()
+            except NotImplementedError as e:
+                seen.append(str(e))
+        return seen
+
+    as_pytorch(run)
+
+
+def test_set_gives_a_leaf_new_storage_and_a_new_accumulator() -> None:
+    """``x.set_(y)`` inside no_grad: x takes y's numbers and shape; the graph recorded before still ends at x's old
+    gradient accumulator, so it no longer reaches x (PyTorch's "not used in the graph"); refused in grad mode."""
+
+    def run(lib: ModuleType) -> list:
+        p = lib.nn.Parameter(lib.ones(4, dtype=lib.float64))
+        shapes = []
+        for _ in range(2):
+            with lib.no_grad():
+                p.set_(p[1:])
+                p.grad = None
+            lib.cat((p, p)).sum().backward()
+            shapes.append((tuple(p.shape), p.grad))
+        x = lib.ones(2, requires_grad=True)
+        out = x.clone()
+        with lib.no_grad():
+            x.set_(lib.zeros(3))
+        return [*shapes, x, lib.autograd.grad(out.sum(), x, allow_unused=True)]
+
+    assert as_pytorch(run)[1].endswith("tensor([0., 0., 0.], requires_grad=True), (None,)]")
+    raises(lambda lib: lib.ones(2, requires_grad=True).set_(lib.ones(3)), RuntimeError,
+           "a leaf Variable that requires grad is being used in an in-place operation.")
+    raises(lambda lib: lib.ones(2).set_(lib.ones(2, dtype=lib.int64)), RuntimeError,
+           "Could not set tensor of type long int to a tensor of type float")

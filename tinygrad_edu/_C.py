@@ -6,7 +6,8 @@ PyTorch's own tests reach for, each doing what PyTorch's does (beside the rest o
   at all, not even zeros), ``DelayedError(message, n)(x)`` (an identity whose backward raises ``message``), and
   the classes ``AccumulateGrad`` and ``CopySlices`` (for ``isinstance``).
 - ``_WeakTensorRef(t)``: a weak reference to a tensor, ``expired()`` once the tensor is gone.
-- ``_autograd``: whether saved-tensor hooks may be registered now, and setting version counters by hand.
+- ``_autograd``: whether saved-tensor hooks may be registered now, setting version counters by hand, and the class
+  of ``grad_fn._raw_saved_self``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import weakref
 from types import SimpleNamespace
 from typing import Any
 
+from ._hooks import RawSavedTensor
 from .autograd.function import Function
 from .autograd.graph import saved_tensors_hooks_enabled
 from .core.function import AccumulateGrad
@@ -97,4 +99,5 @@ def _unsafe_set_version_counter(tensors: tuple, versions: tuple) -> None:
 
 
 _autograd = SimpleNamespace(_saved_tensors_hooks_is_enabled=saved_tensors_hooks_enabled,
-                            _unsafe_set_version_counter=_unsafe_set_version_counter)
+                            _unsafe_set_version_counter=_unsafe_set_version_counter,
+                            SavedTensor=RawSavedTensor)  # (grad_fn._raw_saved_self's class)

@@ -66,6 +66,10 @@ log1p, expm1, rsqrt, log2, log10, tan, atan, asin, acos, sinh, cosh, floor, ceil
 __all__ += [n + "_" for n in _MORE_UNARY]  # in place
 masked_fill, logsumexp = _method("masked_fill"), _method("logsumexp")
 signbit, split_with_sizes, bernoulli = _method("signbit"), _method("split_with_sizes"), _method("bernoulli")
+asinh, acosh, atanh, asinh_, acosh_, atanh_ = (_method(n) for n in ("asinh", "acosh", "atanh", "asinh_", "acosh_",
+                                                                    "atanh_"))
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+__all__ += ["acosh", "acosh_", "arccosh", "arcsinh", "arctanh", "asinh", "asinh_", "atanh", "atanh_"]
 __all__ += ["bernoulli", "signbit", "split_with_sizes"]
 
 

@@ -48,6 +48,14 @@ class NodeHooks:
     _retain_grad: dict[int, Any] | None = None  # a weak reference to each output that retains its grad
     _metadata: dict | None = None
 
+    @property
+    def _raw_saved_tensors(self) -> tuple:
+        """A custom Function's node: each tensor ``save_for_backward`` kept, as a ``SavedTensor`` handle."""
+        saved = getattr(self, "_saved", None) or ()
+        if any(isinstance(s, str) for s in saved):  # (freed after backward)
+            raise RuntimeError(M.FREED)
+        return tuple(RawSavedTensor(self, i) for i in range(len(saved)))
+
     def register_hook(self, fn: Callable[[tuple, tuple], Any]) -> RemovableHandle:
         """``fn(grad_inputs, grad_outputs)`` runs after this node; it may return new grad_inputs."""
         self._slow = True
@@ -161,9 +169,25 @@ class RawSavedTensor:
         """The saved tensor (through its unpack hook, if it has one)."""
         return self._node._unpack(self._i)
 
+    def _slot(self) -> Any:
+        slot = self._node._saved[self._i] if self._node._saved else None
+        if isinstance(slot, str):  # (freed after backward)
+            raise RuntimeError(M.FREED)
+        return slot
+
     @property
     def data(self) -> Any:
-        return self.unpack()
+        """What the node holds: a pack hook's result as it returned it, an input itself, an output detached."""
+        slot = self._slot()
+        if slot is None or getattr(slot, "unpack_hook", None) is not None:
+            return None if slot is None else slot.packed
+        return slot.tensor if slot.tensor is not None else slot.unpack(self._node, peek=True).detach()
+
+    @property
+    def unpack_hook(self) -> Any:
+        """The unpack hook this saved tensor was packed with (None without hooks)."""
+        slot = self._slot()
+        return getattr(slot, "unpack_hook", None)
 
 
 RawSavedTensor.__name__ = RawSavedTensor.__qualname__ = "SavedTensor"  # (PyTorch's name; ours says what it is)

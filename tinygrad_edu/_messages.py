@@ -61,6 +61,9 @@ INFERENCE_INPLACE = (
 REGISTER_HOOKS_ARGUMENTS = ("register_hooks(): incompatible function arguments. The following argument types are "
                             "supported:\n    1. (self: tinygrad_edu._C._autograd.SavedTensor, arg0: collections.abc."
                             "Callable, arg1: collections.abc.Callable) -> None\n\nInvoked with: {}")
+PACK_HOOK_INPLACE = ("A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
+                     "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "
+                     "open an issue if you need to perform in-place operations on the input to a pack hook.")
 UNPACK_HOOK_TYPE = "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {}"
 
 

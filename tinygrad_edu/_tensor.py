@@ -432,6 +432,12 @@ class Tensor(_core.Tensor):
         return ew.Atan2.apply(*ew._tensor_pair(self, other, "arctan2"))
 
     erf, erfc, erfinv = _unary(ew.Erf), _unary(ew.Erfc), _unary(ew.Erfinv)
+    asinh = arcsinh = _unary(ew.Asinh)
+    acosh = arccosh = _unary(ew.Acosh)
+    atanh = arctanh = _unary(ew.Atanh)
+    asinh_ = arcsinh_ = inplace_method(_unary(ew.InplaceNoDerivative))  # (in place: no derivative, as in PyTorch)
+    acosh_ = arccosh_ = inplace_method(_unary(ew.AcoshInplace))
+    atanh_ = arctanh_ = inplace_method(_unary(ew.AtanhInplace))
     floor, ceil, trunc, frac = _unary(ew.Floor), _unary(ew.Ceil), _unary(ew.Trunc), _unary(ew.Frac)
     fix = trunc
     lgamma, digamma = _unary(ew.Lgamma), _unary(ew.Digamma)
@@ -573,6 +579,22 @@ class Tensor(_core.Tensor):
         flat, n = self._array.reshape(-1), int(np.prod(new))
         self._version_counter[0] += 1
         self._array = np.concatenate([flat[:n], np.zeros(max(0, n - flat.size), flat.dtype)]).reshape(new)
+        return self
+
+    def set_(self, source: Tensor | None = None) -> Tensor:
+        """``x.set_(y)``: x now shares y's storage and shape (``x.set_()``: empty). Not recorded: PyTorch allows it
+        on a leaf that requires grad only inside ``no_grad()``, and the leaf then gets a new gradient accumulator
+        (the graph recorded before still ends at the old one)."""
+        data = np.empty(0, self._array.dtype) if source is None else source._array
+        if data.dtype != self._array.dtype:
+            names = [_C_TYPE_NAMES.get(a.dtype.name, a.dtype.name) for a in (data, self._array)]
+            raise RuntimeError(f"Could not set tensor of type {names[0]} to a tensor of type {names[1]}")
+        if GradMode.enabled and self._requires_grad:
+            raise RuntimeError(M.LEAF_INPLACE if self.grad_fn is None else
+                               "tinygrad_edu: set_ on a tensor with a history is not supported; use it on a leaf, "
+                               "inside no_grad()")
+        self._array, self._accumulator = data, None
+        self._version_counter[0] += 1
         return self
 
     def resize_as_(self, other: Tensor, memory_format: Any = None) -> Tensor:
@@ -722,6 +744,10 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
+
+
+_C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # (C++'s)
 
 
 def _address(a: np.ndarray) -> int:

@@ -15,6 +15,7 @@ from .._messages import type_description
 from ..core import engine as core_engine
 from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
 from ..core.function import wrap as _wrap
+from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 
 # These nodes are C++ classes in PyTorch: name() gives the C++ name (torch::autograd::AccumulateGrad), ours here.
@@ -174,12 +175,16 @@ class PackedSavedTensor(SavedTensor):
         if type(tensor._version_counter) is InferenceCounter:
             raise RuntimeError(M.INFERENCE_SAVED)
         pack_hook, unpack_hook = SAVED_TENSOR_HOOKS[-1]
-        hooks = SAVED_TENSOR_HOOKS.copy()
+        hooks, enabled, version = SAVED_TENSOR_HOOKS.copy(), GradMode.enabled, tensor._version_counter[0]
         SAVED_TENSOR_HOOKS.clear()  # what the pack hook computes is saved plainly: no hooks calling themselves
+        GradMode.enabled = False  # (and not recorded, as in PyTorch)
         try:
             self.packed = pack_hook(tensor)
         finally:
             SAVED_TENSOR_HOOKS.extend(hooks)
+            GradMode.enabled = enabled
+        if tensor._version_counter[0] != version:
+            raise RuntimeError(M.PACK_HOOK_INPLACE)
         self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, tensor._output_nr
         self.edge = None if is_output else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
 

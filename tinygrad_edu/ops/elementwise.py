@@ -573,6 +573,74 @@ def _elementwise_math(fn: Any, a: np.ndarray) -> np.ndarray:
 _TWO_OVER_SQRT_PI = 1.1283791670955126  # 2 / sqrt(pi): erf'(x) = 2/sqrt(pi) e^(-x**2)
 
 
+class Asinh(Function):
+    """asinh x = ln(x + sqrt(x**2 + 1)), the inverse of sinh.  dx = g / sqrt(x**2 + 1)."""
+
+    node_name = "AsinhBackward0"
+    saved_names = ("self",)
+    ufunc = staticmethod(np.arcsinh)
+
+    @staticmethod
+    # acosh below 1 and atanh outside (-1, 1) are nan, atanh(+-1) is +-inf: silently, as in PyTorch
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x)
+        return ctx._forward_cls.ufunc(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * (x.pow(2) + 1).rsqrt()
+
+
+class Acosh(Asinh):
+    """acosh x = ln(x + sqrt(x**2 - 1)) for x >= 1, the inverse of cosh there.  dx = g / sqrt(x**2 - 1)."""
+
+    node_name = "AcoshBackward0"
+    ufunc = staticmethod(np.arccosh)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g * (x.pow(2) - 1).rsqrt()
+
+
+class Atanh(Asinh):
+    """atanh x = ln((1 + x) / (1 - x)) / 2 for -1 < x < 1, the inverse of tanh.  dx = g / (1 - x**2)."""
+
+    node_name = "AtanhBackward0"
+    ufunc = staticmethod(np.arctanh)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        (x,) = ctx.saved_tensors
+        return g / (1 - x.pow(2))
+
+
+class InplaceNoDerivative(Function):
+    """``x.asinh_()``, ``x.acosh_()``, ``x.atanh_()``: PyTorch computes them in place but gives the in-place versions
+    no derivative: their node (``AsinhBackward1`` ...) raises if a backward pass reaches it."""
+
+    node_name = "AsinhBackward1"
+    op: type[Function] = Asinh
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor) -> np.ndarray:
+        return ctx._forward_cls.op.ufunc(_float(x._array))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> Tensor:
+        name = ctx._forward_cls.op.node_name.removesuffix("Backward0").lower()
+        raise NotImplementedError(f"the derivative for 'inplace version of {name}' is not implemented.")
+
+
+class AcoshInplace(InplaceNoDerivative):
+    node_name, op = "AcoshBackward1", Acosh
+
+
+class AtanhInplace(InplaceNoDerivative):
+    node_name, op = "AtanhBackward1", Atanh
+
+
 class Erf(Function):
     """The error function, erf x = 2/sqrt(pi) * (integral of e^(-t**2) from 0 to x): -1 at -inf, 1 at +inf;
     the normal distribution's CDF is (1 + erf(x / sqrt 2)) / 2.  dx = g * 2/sqrt(pi) * e^(-x**2)."""
