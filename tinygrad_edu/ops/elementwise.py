@@ -579,6 +579,7 @@ class Asinh(Function):
     node_name = "AsinhBackward0"
     saved_names = ("self",)
     ufunc = staticmethod(np.arcsinh)
+    rule = staticmethod(lambda g, x: g * (x.pow(2) + 1).rsqrt())  # (PyTorch's formula, op for op)
 
     @staticmethod
     # acosh below 1 and atanh outside (-1, 1) are nan, atanh(+-1) is +-inf: silently, as in PyTorch
@@ -588,8 +589,7 @@ class Asinh(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * (x.pow(2) + 1).rsqrt()
+        return ctx._forward_cls.rule(g, *ctx.saved_tensors)
 
 
 class Acosh(Asinh):
@@ -597,11 +597,7 @@ class Acosh(Asinh):
 
     node_name = "AcoshBackward0"
     ufunc = staticmethod(np.arccosh)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g * (x.pow(2) - 1).rsqrt()
+    rule = staticmethod(lambda g, x: g * (x.pow(2) - 1).rsqrt())
 
 
 class Atanh(Asinh):
@@ -609,11 +605,7 @@ class Atanh(Asinh):
 
     node_name = "AtanhBackward0"
     ufunc = staticmethod(np.arctanh)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        (x,) = ctx.saved_tensors
-        return g / (1 - x.pow(2))
+    rule = staticmethod(lambda g, x: g / (1 - x.pow(2)))
 
 
 class InplaceNoDerivative(Function):
