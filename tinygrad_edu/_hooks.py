@@ -150,9 +150,7 @@ class RawSavedTensor:
         node, i = self._node, self._i
         if len(hooks) != 2 or not all(callable(h) for h in hooks):
             raise TypeError(M.REGISTER_HOOKS_ARGUMENTS.format(", ".join(map(repr, [self, *hooks]))))
-        slot = node._saved[i] if node._saved else None
-        if isinstance(slot, str):  # (freed after backward)
-            raise RuntimeError(M.RAW_SAVED_FREED)
+        slot = self._slot(M.RAW_SAVED_FREED)
         if slot is None:
             raise RuntimeError(M.RAW_SAVED_UNDEFINED)
         if getattr(slot, "unpack_hook", None) is not None:
@@ -169,10 +167,11 @@ class RawSavedTensor:
         """The saved tensor (through its unpack hook, if it has one)."""
         return self._node._unpack(self._i)
 
-    def _slot(self) -> Any:
+    def _slot(self, freed: str = M.FREED) -> Any:
+        """The node's slot (a SavedTensor, or None), or ``freed`` raised once backward has freed it."""
         slot = self._node._saved[self._i] if self._node._saved else None
-        if isinstance(slot, str):  # (freed after backward)
-            raise RuntimeError(M.FREED)
+        if isinstance(slot, str):
+            raise RuntimeError(freed)
         return slot
 
     @property
