@@ -226,6 +226,57 @@ def test_anomaly_mode_shows_the_nodes_whose_backward_made_the_failing_node() -> 
         assert ours == seen(oracle())
 
 
+def test_anomaly_mode_says_when_a_node_has_no_forward_recorded() -> None:
+    """A graph built with anomaly mode off, then run backward with it on: the failing node's warning says there is
+    no forward pass information, and how to get it, instead of saying nothing."""
+
+    def run(lib: ModuleType) -> Any:
+        class Nan(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.sum()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g.expand(3) * float("nan")
+
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        y = Nan.apply(x)  # (anomaly mode off: no traceback kept)
+        with lib.autograd.detect_anomaly():
+            y.backward()
+
+    ours = as_pytorch(run)
+    assert ours[:2] == ("RuntimeError", "Function 'NanBackward' returned nan values in its 0th output.")
+    assert ours[2][1] == ("UserWarning: Error detected in NanBackward. No forward pass information available. Enable "
+                          "detect anomaly during forward pass for more information.")
+
+
+def test_anomaly_mode_prints_its_warning_when_warnings_are_errors(capsys: Any) -> None:
+    """``warnings.simplefilter("error")`` would turn anomaly mode's report into an exception that hides the real
+    error; as in PyTorch, the report goes to stderr and the real error (here the version check's) is raised."""
+    import warnings
+
+    def run(lib: ModuleType) -> tuple:
+        with warnings.catch_warnings(record=True):  # (keeps "Anomaly Detection has been enabled" out of the log)
+            a = lib.tensor([1.0, 2.0], requires_grad=True)
+            with lib.autograd.detect_anomaly():
+                warnings.simplefilter("error")
+                d1 = a + 1
+                d2 = d1**2
+                d1 += 1
+                try:
+                    lib.autograd.grad(d2.sum(), a)
+                except RuntimeError as e:
+                    return str(e).split(":")[0], "Error detected in PowBackward0" in capsys.readouterr().err
+        return "no error", False
+
+    ours = run(tg)
+    assert ours == ("one of the variables needed for gradient computation has been modified by an inplace operation",
+                    True)
+    if oracle() is not None:
+        assert run(oracle()) == ours
+
+
 def test_autograd_grad_runs_the_hooks_of_the_nodes_it_needs_only() -> None:
     """``autograd.grad(y, x)`` runs only the nodes leading to x: the hooks of tensors off that path (a leaf it does
     not ask for, a non-leaf whose node leads elsewhere) do not fire, as in PyTorch, which does not queue those

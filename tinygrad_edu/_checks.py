@@ -10,6 +10,7 @@ import inspect
 import math
 import os
 import re
+import sys
 import traceback
 import warnings
 from collections.abc import Callable
@@ -411,6 +412,26 @@ def _learners_lines(stack: list) -> str:
     return "".join(traceback.format_list([f for f in stack if not os.path.abspath(f.filename).startswith(package)]))
 
 
+def _warn_forward(node: Any, induced_by: str | None) -> None:
+    """One of anomaly mode's warnings: where ``node``'s forward ran (or that nobody recorded it: the forward ran
+    with anomaly mode off). As in PyTorch, a warning that the learner's filters turn into an error is printed to
+    stderr instead, so the error that is being reported still reaches them."""
+    stack = getattr(node, "_forward_stack", None)
+    if stack is None:
+        message = (f"Error detected in {node.name()}. No forward pass information available. Enable detect anomaly "
+                   "during forward pass for more information.")
+    elif induced_by is None:
+        message = (f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
+                   + _learners_lines(stack))
+    else:
+        message = (f"\n\nPrevious calculation was induced by {induced_by}. Traceback of forward call that induced "
+                   "the previous calculation:\n" + _learners_lines(stack))
+    try:
+        warnings.warn(message, UserWarning, stacklevel=4)
+    except Warning:
+        print(f"Warning: {message}", file=sys.stderr)
+
+
 def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tuple:
     """Anomaly detection (``set_detect_anomaly``): run the node; if it fails (or, with check_nan, returns nan),
     show where its forward ran, in the learner's own code, and (a node a backward made, in a double backward)
@@ -425,16 +446,11 @@ def report_anomaly(node: Any, grads: list, run: Callable, check_nan: bool) -> tu
                         raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
         return inputs
     except Exception:
-        stack = getattr(node, "_forward_stack", None)
-        if stack:
-            warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n"
-                          + _learners_lines(stack), UserWarning, stacklevel=2)
-            parent = node._anomaly_parent
-            while parent is not None and getattr(parent, "_forward_stack", None):
-                warnings.warn(f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call "
-                              "that induced the previous calculation:\n" + _learners_lines(parent._forward_stack),
-                              UserWarning, stacklevel=2)
-                parent = parent._anomaly_parent
+        _warn_forward(node, None)
+        parent = getattr(node, "_anomaly_parent", None)
+        while parent is not None:  # (a node a backward made: the node whose backward made it, and so on up)
+            _warn_forward(parent, parent.name())
+            parent = getattr(parent, "_anomaly_parent", None)
         raise
     finally:
         ANOMALY_RUNNING.pop()
