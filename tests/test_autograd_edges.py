@@ -581,3 +581,34 @@ def test_set_gives_a_leaf_new_storage_and_a_new_accumulator() -> None:
            "a leaf Variable that requires grad is being used in an in-place operation.")
     raises(lambda lib: lib.ones(2).set_(lib.ones(2, dtype=lib.int64)), RuntimeError,
            "Could not set tensor of type long int to a tensor of type float")
+
+
+def test_graph_node_is_an_abstract_class_nodes_are_registered_with() -> None:
+    """``torch.autograd.graph.Node`` is what every ``grad_fn`` is an instance of, built-in or a learner's Function's,
+    without being one of its classes (PyTorch's nodes are C++ classes registered with it): lesson 05b's claim."""
+
+    def run(lib: ModuleType) -> tuple:
+        node_class = lib.autograd.graph.Node
+        a = lib.tensor([1.0, 2.0], requires_grad=True)
+        b = a.exp()
+
+        class Id(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx: Any, g: Any) -> Any:
+                return g
+
+        c = Id.apply(a)
+        functions = lib._C._functions
+        return (isinstance(b.grad_fn, node_class), node_class in type(b.grad_fn).__mro__,
+                isinstance(b.grad_fn.next_functions[0][0], node_class), isinstance(c.grad_fn, node_class),
+                node_class in type(c.grad_fn).__mro__, issubclass(functions.AccumulateGrad, node_class),
+                isinstance(functions.AccumulateGrad, node_class), issubclass(functions.DelayedError, node_class),
+                isinstance(None, node_class), isinstance(node_class, node_class), issubclass(node_class, node_class))
+
+    assert run(tg) == (True, False, True, True, False, True, False, True, False, False, True)
+    if oracle() is not None:
+        assert run(oracle()) == run(tg)

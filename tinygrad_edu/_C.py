@@ -18,7 +18,7 @@ from typing import Any
 
 from ._hooks import RawSavedTensor
 from .autograd.function import Function
-from .autograd.graph import saved_tensors_hooks_enabled
+from .autograd.graph import Node, saved_tensors_hooks_enabled
 from .core.function import AccumulateGrad
 from .core.grad_mode import is_grad_enabled
 from .core.tensor import Tensor
@@ -76,6 +76,8 @@ class DelayedError:
         return out[0] if len(tensors) == 1 else out
 
 
+Node.register(UndefinedGrad)  # (node classes in PyTorch, made by hand here: registered, as PyTorch does)
+Node.register(DelayedError)
 _functions = SimpleNamespace(UndefinedGrad=UndefinedGrad, DelayedError=DelayedError, AccumulateGrad=AccumulateGrad,
                              CopySlices=CopySlicesFunction._backward_cls)
 

@@ -3,6 +3,7 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 
 from __future__ import annotations
 
+import abc
 import heapq
 import sys
 import weakref
@@ -13,7 +14,8 @@ from .. import _messages as M
 from .._messages import FREED as FREED_MESSAGE
 from .._messages import type_description
 from ..core import engine as core_engine
-from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, Node, SavedTensor, gradient_edge
+from ..core.function import FREED, AccumulateGrad, CopyBackwards, InferenceCounter, SavedTensor, gradient_edge
+from ..core.function import Node as _Node
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
@@ -46,6 +48,20 @@ __all__ = [
     "saved_tensors_hooks_enabled",
     "type_description",
 ]
+
+
+class Node(abc.ABC):  # noqa: B024  (PyTorch's Node declares its methods abstract; ours are the core Node's)
+    """PyTorch's ``torch.autograd.graph.Node``: what every ``grad_fn`` is, ``isinstance(y.grad_fn, Node)``.
+
+    As in PyTorch it is an abstract class the real node classes are *registered* with, not one they inherit from:
+    PyTorch's nodes are C++ classes, ours derive from the core's ``Node`` (``tinygrad_edu/core/function.py``). So
+    ``isinstance(y.grad_fn, torch.autograd.graph.Node)`` is True while ``torch.autograd.graph.Node`` is not in
+    ``type(y.grad_fn).__mro__``, in both libraries."""
+
+    @classmethod
+    def __subclasshook__(cls, subclass: type) -> bool:
+        # (NotImplemented, not False: the classes registered by hand, and Node itself, must still count)
+        return True if cls is Node and issubclass(subclass, _Node) else NotImplemented
 
 
 class GradientEdge(NamedTuple):
@@ -223,7 +239,7 @@ class _Handles:
             handle.remove()
 
 
-class _FinalCallbacks(Node):
+class _FinalCallbacks(_Node):
     """A node the engine runs last in a backward pass (it has the lowest priority of all): it calls the callbacks
     queued with ``Variable._execution_engine.queue_callback``, including those they queue themselves."""
 
