@@ -612,3 +612,36 @@ def test_graph_node_is_an_abstract_class_nodes_are_registered_with() -> None:
     assert run(tg) == (True, False, True, True, False, True, False, True, False, False, True)
     if oracle() is not None:
         assert run(oracle()) == run(tg)
+
+
+def _deep(lib: ModuleType, depth: float, fail_at: float | None = None) -> Any:
+    """A Function whose backward runs backward through a new copy of itself: ``depth`` nested backward passes."""
+
+    class Deeper(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            with lib.enable_grad():
+                ctx.x = x.detach().requires_grad_() - 1
+            return ctx.x.detach()
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            if fail_at is not None and float(ctx.x) == fail_at:
+                raise ValueError(f"stopped at {fail_at}")
+            if ctx.x >= 0:
+                with lib.enable_grad():
+                    Deeper.apply(ctx.x).sum().backward()
+            return g * 2
+
+    v = lib.tensor(depth, requires_grad=True)
+    Deeper.apply(v).sum().backward()
+    return v.grad
+
+
+def test_a_backward_that_calls_backward_two_thousand_levels_deep() -> None:
+    """A reentrant backward thousands of levels deep finishes, as in PyTorch (whose engine, past a depth, goes on
+    on another thread; so does ours), and an error raised at the bottom reaches the learner with its own type."""
+    assert float(_deep(tg, 2000.0)) == 2.0
+    assert as_pytorch(lambda lib: _deep(lib, 300.0, fail_at=5.0))[:2] == ("ValueError", "stopped at 5.0")
+    if oracle() is not None:
+        assert float(_deep(oracle(), 2000.0)) == 2.0

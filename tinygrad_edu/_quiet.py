@@ -12,7 +12,9 @@ the learner has them, so that their warnings are not lost.
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -51,11 +53,55 @@ def quietly(fn: Callable[..., Any], *args: Any) -> Any:
 
 
 def aloud(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` with numpy's settings as the learner has them."""
-    if Quiet.token is None:
-        return fn(*args)
-    Quiet.token = quiet_off(Quiet.token)
+    """``fn(*args)`` with numpy's settings as the learner has them.
+
+    The learner's code may itself call ``backward()`` (a "reentrant" backward: a custom Function whose backward
+    differentiates something else), and that code may do the same, thousands of levels deep. Each level costs a
+    dozen Python frames, so from ``REENTRANT_HOP`` levels on, the next level runs on a fresh thread (its own stack,
+    its own recursion count) while this one waits: what PyTorch's engine does past its own depth limit."""
+    if _depth.value >= REENTRANT_HOP:
+        return _on_fresh_thread(fn, *args)
+    _depth.value += 1
     try:
-        return fn(*args)
+        if Quiet.token is None:
+            return fn(*args)
+        Quiet.token = quiet_off(Quiet.token)
+        try:
+            return fn(*args)
+        finally:
+            Quiet.token = quiet_on()
     finally:
+        _depth.value -= 1
+
+
+REENTRANT_HOP = 30  # levels of learner's code inside backward per thread (30 x ~12 frames: far from Python's 1,000)
+
+
+class _Depth(threading.local):
+    value = 0  # (each thread starts at 0)
+
+
+_depth = _Depth()
+
+
+def _on_fresh_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    """``aloud(fn, *args)`` on a new thread, in a copy of this thread's context (numpy's settings), this one waiting."""
+    token, Quiet.token = Quiet.token, None
+    if token is not None:
+        quiet_off(token)  # (a context variable's token is reset in the context that made it: here, before the copy)
+    context, outcome = contextvars.copy_context(), {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = context.run(aloud, fn, *args)
+        except BaseException as e:  # (raised again on the waiting thread, below)
+            outcome["error"] = e
+
+    thread = threading.Thread(target=run, name="tinygrad_edu reentrant backward")
+    thread.start()
+    thread.join()
+    if token is not None:
         Quiet.token = quiet_on()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -204,7 +204,7 @@ class Tensor(_core.Tensor):
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
-        if self._requires_grad:
+        if self._requires_grad and GradMode.enabled:  # (not in no_grad, nor in a backward: nothing is recorded there)
             M.warn_once("float", M.FLOAT_REQUIRES_GRAD)
         return float(self._number())
 
