@@ -3583,6 +3583,31 @@ def Tensor_with_requires_grad(lib: ModuleType) -> Any:
 
 
 @case
+def Tensor_with_dtype(lib: ModuleType) -> Any:
+    lib.Tensor([1.0, 2.0], dtype=lib.float64)
+
+
+@case
+def Tensor_size_with_requires_grad(lib: ModuleType) -> Any:
+    lib.Tensor(2, 3, requires_grad=True)
+
+
+@case
+def Tensor_with_two_keywords(lib: ModuleType) -> Any:
+    lib.Tensor([1.0], requires_grad=True, dtype=lib.float64)
+
+
+@case
+def Tensor_keyword_only(lib: ModuleType) -> Any:
+    lib.Tensor(requires_grad=True)
+
+
+@case
+def Tensor_on_the_cpu(lib: ModuleType) -> Any:
+    return lib.Tensor(2, device="cpu").shape
+
+
+@case
 def Tensor_of_float(lib: ModuleType) -> Any:
     lib.Tensor(2.5)
 
@@ -3806,8 +3831,6 @@ DIFFERS = {
     "bool_minus_number": "bool - 1 computes as numpy does; the check would sit on subtraction's hot path",
     "number_minus_bool": "1 - bool computes as numpy does; the check would sit on subtraction's hot path",
     "sum_int_dtype_arg": "sum(dtype='float'): a dtype given as a string is read as a device",
-    "Tensor_with_requires_grad": "Tensor(data, requires_grad=True): Python's message for the unknown keyword, not "
-                                 "the list of signatures PyTorch's argument parser gives",
 }
 
 

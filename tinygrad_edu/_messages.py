@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._dtype import LEGACY_NAMES, from_numpy
+from ._dtype import LEGACY_NAMES, dtype, from_numpy
 
 # -- backward and autograd.grad --------------------------------------------------------------------------------
 FREED = (
@@ -195,6 +195,31 @@ def invalid_combination(name: str, args: tuple, signatures: tuple[str, ...]) -> 
     """``linspace() received an invalid combination of arguments - got (int, int), but expected one of: ...``"""
     return (f"{name}() received an invalid combination of arguments - got ({', '.join(map(typename, args))}), but "
             "expected one of:\n" + "".join(f" * ({sig})\n" for sig in signatures))
+
+
+TENSOR_NEW_SIGNATURES = ("*, tinygrad_edu.device device = None", "tinygrad_edu.Storage storage", "Tensor other",
+                         "tuple of ints size, *, tinygrad_edu.device device = None",
+                         "object data, *, tinygrad_edu.device device = None")
+
+
+def tensor_new_keywords(args: tuple, kwargs: dict) -> str:
+    """``Tensor([1., 2.], requires_grad=True)``: the old constructor takes no ``requires_grad`` or ``dtype`` (use
+    ``tinygrad_edu.tensor``). PyTorch's parser lists its signatures and, under each that takes as many arguments as
+    were given (counting the ``*``), the keywords it did not match; it reads keywords from a hash map, which gives
+    them back last first."""
+    kinds = [typename(a) for a in args] + [f"{k}={_keyword_type(v)}" for k, v in reversed(kwargs.items())]
+    got = "".join(f"{kind}, " for kind in kinds)[:-2 if args else None]  # (PyTorch's: "(requires_grad=bool, )")
+    lines = []
+    for sig in TENSOR_NEW_SIGNATURES:
+        lines.append(f" * ({sig})\n")
+        if len(sig.split(", ")) == len(args) + len(kwargs):
+            lines.append(f"      didn't match because some of the keywords were incorrect: "
+                         f"{', '.join(reversed(kwargs))}\n")
+    return f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n" + "".join(lines)
+
+
+def _keyword_type(value: Any) -> str:
+    return "tinygrad_edu.dtype" if isinstance(value, dtype) else typename(value)
 
 
 _FACTORY_OPTIONS = ("*, Tensor out = None, tinygrad_edu.dtype dtype = None, tinygrad_edu.layout layout = None, "

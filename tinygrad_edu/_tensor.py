@@ -109,7 +109,11 @@ class Tensor(_core.Tensor):
 
     __slots__ = ()
 
-    def __init__(self, *args: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if kwargs.keys() - {"device"}:  # Tensor(data, requires_grad=True): the constructor has no such keyword
+            raise TypeError(M.tensor_new_keywords(args, kwargs))
+        if kwargs:
+            _device.on_cpu(kwargs["device"])
         if len(args) == 1 and isinstance(args[0], _core.Tensor):  # an alias: same storage, same version counter
             _init(self, args[0]._array)
             self._version_counter = args[0]._version_counter
