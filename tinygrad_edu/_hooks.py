@@ -12,7 +12,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from . import _checks as C
 from . import _messages as M
+from ._quiet import aloud
 
 
 class RemovableHandle:
@@ -104,14 +106,47 @@ class NodeHooks:
         return self._metadata
 
 
-def leaf_hook(tensor: Any, hook: Callable) -> RemovableHandle:
-    """``register_hook`` on a leaf: kept on the tensor, where its AccumulateGrad node reads them, which must now take
-    the engine's slower path."""
+# -- a tensor's hooks, and what becomes of them when the tensor is changed in place ------------------------------------
+def tensor_hook(tensor: Any, hook: Callable) -> RemovableHandle:
+    """``tensor.register_hook(hook)``. A leaf's hooks are kept on the tensor, where its AccumulateGrad node reads them
+    (that node must now take the engine's slower path). Any other tensor's go to the node that computes its gradient
+    *now*, filed under the tensor's output number: an in-place change later gives the tensor a new node, and the hook
+    stays with the old one (it sees the gradient of the value the tensor had when it was registered)."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn._add_tensor_pre_hook(tensor._output_nr, hook)
     if tensor._hooks is None:
         tensor._hooks = []
     if tensor._accumulator is not None and tensor._accumulator() is not None:
         tensor._accumulator()._slow = True
     return RemovableHandle.add(tensor._hooks, hook)
+
+
+def tensor_pre_hooks(node: Any, grads: list) -> list:
+    """What the engine runs first when ``node`` is about to run: the hooks registered on the tensors it produced,
+    each output's in the order registered (each may replace that output's gradient), then ``retain_grad``, which sees
+    what those hooks made of it (but not what the node's own pre-hooks will)."""
+    for nr, fns in (node._tensor_pre_hooks or {}).items():
+        for fn in list(fns):  # (an output that got no gradient: its hooks are given None, as PyTorch gives them)
+            new = aloud(fn, grads[nr])
+            if new is not None and grads[nr] is not None:
+                grads[nr] = C.hook_grad(fn, grads[nr], new)
+    for nr, ref in list((node._retain_grad or {}).items()):
+        t, g = ref(), grads[nr]
+        if t is not None and g is not None:  # (a copy first, as PyTorch's clone: recorded under create_graph)
+            t._grad = g.clone() if t._grad is None else t._grad + g
+    return grads
+
+
+def new_history(tensor: Any, node: Any, output_nr: int) -> None:
+    """``tensor`` was changed in place (or a view of it, or its base): its history now ends in output ``output_nr`` of
+    ``node`` (PyTorch's ``rebase_history``). Hooks registered on it so far stay with its old node; ``retain_grad``
+    moves to the new one, since ``.grad`` is the gradient of the tensor's newest value."""
+    old, old_nr = tensor.grad_fn, tensor._output_nr
+    tensor.grad_fn, tensor._output_nr, tensor._requires_grad = node, output_nr, True
+    if tensor._retains_grad and old is not None and old is not node:
+        if old._retain_grad:
+            old._retain_grad.pop(old_nr, None)
+        node._add_retain_grad(output_nr, tensor)
 
 
 def post_accumulate_hooks(variable: Any) -> None:

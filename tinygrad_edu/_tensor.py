@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _checks, _creation, _device, _dtype, _out
 from . import _messages as M
-from ._hooks import RemovableHandle
+from ._hooks import RemovableHandle, new_history
 from ._printing import Size
 from .core import derivatives as _derivatives
 from .core import tensor as _core
@@ -551,7 +551,7 @@ class Tensor(_core.Tensor):
         self._version_counter[0] += 1  # (an inference tensor's counter refuses, outside inference mode)
         self._array = view._array
         if view.grad_fn is not None:
-            self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+            new_history(self, view.grad_fn, view._output_nr)
         return self
 
     def transpose_(self, dim0: int, dim1: int) -> Tensor:

@@ -431,7 +431,7 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
         _record(ctx, args, results)  # (first: a dirty input's edge leads to its history before this node)
         for i, o in enumerate(results):
             if isinstance(o, T) and o._array.dtype.kind == "f" and not _is_one_of(o, ctx._non_differentiable):
-                o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
+                _hooks.new_history(o, ctx, i)  # (a dirty input's retain_grad follows it to this node)
         if many:  # (the engine's slower path gives outputs that got no gradient zeros: _output_meta; None to a non-
             ctx._num_outputs, ctx._slow = len(results), True  # tensor, or a non-differentiable one if asked)
             keep = getattr(ctx, "_materialize_non_diff_grads", True)
