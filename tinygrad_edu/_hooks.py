@@ -106,6 +106,25 @@ class NodeHooks:
         return self._metadata
 
 
+class Running:
+    """``with Running(node, saved_hooks):`` around the engine running ``node`` on its slower path (every node whose
+    hooks or learner's code can run takes it). Meanwhile ``Running.node`` is that node (what
+    ``torch._C._current_autograd_node()`` returns), and whatever that code does to the stack of open
+    ``saved_tensors_hooks`` blocks (``saved_hooks``) is undone after: PyTorch keeps both per thread, and restores
+    the thread's state around each node it runs."""
+
+    node: Any = None
+
+    def __init__(self, node: Any, saved_hooks: list) -> None:
+        self.node, self.saved_hooks = node, saved_hooks
+
+    def __enter__(self) -> None:
+        self.outer, self.stack, Running.node = Running.node, self.saved_hooks.copy(), self.node
+
+    def __exit__(self, *exc: object) -> None:
+        Running.node, self.saved_hooks[:] = self.outer, self.stack
+
+
 # -- a tensor's hooks, and what becomes of them when the tensor is changed in place ------------------------------------
 def tensor_hook(tensor: Any, hook: Callable) -> RemovableHandle:
     """``tensor.register_hook(hook)``. A leaf's hooks are kept on the tensor, where its AccumulateGrad node reads them
@@ -193,7 +212,7 @@ class RawSavedTensor:
         tensor = slot.unpack(node, peek=True)
         slot.hooks.append(hooks)  # (packed as a saved_tensors_hooks block would pack it)
         try:
-            packed = slot.packed(tensor, slot.tensor is None)
+            packed = slot.packed(node)(tensor, slot.tensor is None)
         finally:
             slot.hooks.pop()
         node._saved = (*node._saved[:i], packed, *node._saved[i + 1:])

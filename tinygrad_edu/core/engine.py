@@ -29,7 +29,7 @@ from .. import _checks as C
 from .. import _hooks
 from .. import _messages as M
 from .._quiet import Quiet, aloud, quiet_off, quiet_on
-from .function import AccumulateGrad, Node, Tensors, gradient_edge, learners_gradients, wrap
+from .function import AccumulateGrad, Node, SavedTensor, Tensors, gradient_edge, learners_gradients, wrap
 from .grad_mode import GradMode, Speed
 
 if TYPE_CHECKING:
@@ -113,7 +113,8 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 if not retain_graph:  # step 4
                     node._release_variables()
             elif grads is not None:
-                inputs = _run_node(node, grads, slow or _Pass(retain_graph))
+                with _hooks.Running(node, SavedTensor.hooks):  # (which node runs, for its hooks to ask: _hooks)
+                    inputs = _run_node(node, grads, slow or _Pass(retain_graph))
             edges = node.next_functions
     finally:
         if Quiet.token is not prev[1]:
@@ -194,14 +195,15 @@ def _between_hooks(node: Node, grads: list) -> tuple:
         new = aloud(fn, tuple(grads))
         if new is not None:
             grads = list(C.node_hook_grads(fn, tuple(grads), new))
-    given = grads
+    given, had_post_hooks = grads, bool(node._post_hooks)
     if node._num_outputs > 1 and node.materialize_grads:  # outputs that got no gradient get zeros (hooks see None)
         given = [wrap(np.zeros(*meta)) if g is None and meta else g for g, meta in zip(grads, node._output_meta)]
     inputs = node.apply(*given) if not node._learners else learners_gradients(node, given)
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
-    for fn in list(node._post_hooks or ()):
-        new = aloud(fn, inputs, tuple(grads))
+    grads = tuple(grads) if had_post_hooks else ()  # (post-hooks registered while it ran, by its unpack hooks: PyTorch
+    for fn in list(node._post_hooks or ()):  # has let go of its incoming gradients, they get none)
+        new = aloud(fn, inputs, grads)
         if new is not None:
             inputs = C.node_hook_grads(fn, inputs, new)
     return inputs

@@ -123,7 +123,7 @@ class SavedTensor:
 
     __slots__ = ("array", "counter", "output_nr", "tensor", "version")
     hooks: list = []  # (pack, unpack) pairs of open saved_tensors_hooks blocks: then a ``packed`` is saved (graph.py)
-    packed: type
+    packed: Callable[[Node], type]  # packed(node): their class; the node then runs its hooks' way (graph.py)
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
@@ -502,7 +502,7 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._learners:  # (a learner's: what it saved; its tensor inputs' shapes and dtypes, to check its backward)
         ctx._input_meta = C.learners_inputs(ctx._to_save, args, T)
     if ctx._to_save:
-        make, saved = SavedTensor.packed if SavedTensor.hooks else SavedTensor, [None] * len(ctx._to_save)
+        make, saved = SavedTensor.packed(ctx) if SavedTensor.hooks else SavedTensor, [None] * len(ctx._to_save)
         for i in ctx._pack_order or range(len(saved)):  # the order a pack hook sees them in
             t = ctx._to_save[i]
             if t is not None:  # (RESULT: a built-in's output, made after its forward saved it)
