@@ -305,8 +305,10 @@ def _as_written(node: BackwardCFunction, *grads: Tensor | None) -> Any:
 
 def learners_gradients(node: BackwardCFunction, grads: list) -> tuple:
     """A learner's backward run by the engine, with their numpy settings: its results checked as PyTorch checks them,
-    one gradient per tensor input, summed down to its shape and converted to its dtype."""
-    result = aloud(node.apply, *grads)
+    one gradient per tensor input, summed down to its shape and converted to its dtype. (``boxed_grads_call``: their
+    backward as written, given the engine's own list, which it may empty, freeing each gradient once used.)"""
+    cls = node._forward_cls
+    result = aloud(cls._boxed_backward, node, grads) if cls.boxed_grads_call else aloud(node.apply, *grads)
     grads = C.learner_grads(node, result if isinstance(result, tuple) else (result,), Tensors.cls)
     return _as_inputs(tuple(grads), node._input_meta)
 
@@ -349,6 +351,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
     pack_order: tuple[int, ...] | None = None  # the order saved-tensor hooks see them in, if not save_for_backward's
     refusal: Callable[..., None] | None = None  # a built-in's: raises PyTorch's error where numpy refused (ValueError)
     silent = False  # speed: a built-in whose forward meets no floating-point exception skips numpy's error state
+    boxed_grads_call = False  # True: backward(ctx, grads) takes the gradients as one list (autograd/function.py)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
