@@ -184,3 +184,32 @@ def test_backward_with_inputs_runs_a_non_leaf_inputs_node_and_its_hooks() -> Non
         return f"{log} {b.grad.item()} {a.grad}"
 
     _same(run, "['tensor', 'node pre'] 15.0 None")
+
+
+def test_accumulate_grads_post_hooks_see_the_gradient_grad_became() -> None:
+    """The first gradient of a leaf becomes its ``.grad`` without a copy when nothing else holds it, so the
+    AccumulateGrad node's post-hooks, given that gradient, see what the post-accumulate hooks did to ``.grad``;
+    a gradient a hook kept is copied instead."""
+
+    def run(lib: ModuleType) -> str:
+        t = lib.tensor([1.0, 2.0], requires_grad=True)
+        acc = t.view_as(t).grad_fn.next_functions[0][0]
+        t.register_hook(lambda g: g - 2)
+        acc.register_prehook(lambda gs: (gs[0] / 5,))
+
+        def add_half(leaf: Any) -> None:
+            leaf.grad.add_(0.5)
+
+        t.register_post_accumulate_grad_hook(add_half)
+        acc.register_hook(lambda grad_inputs, grad_outputs: setattr(t, "grad", grad_outputs[0] * 10))
+        t.sum().backward()
+
+        kept = []
+        u = lib.tensor([1.0, 2.0], requires_grad=True)
+        u.register_hook(kept.append)
+        u.register_post_accumulate_grad_hook(add_half)
+        u.view_as(u).grad_fn.next_functions[0][0].register_hook(lambda gi, go: None)
+        u.sum().backward()
+        return f"{t.grad.tolist()} {kept[0].tolist()} {u.grad.tolist()}"
+
+    _same(run, "[3.0, 3.0] [1.0, 1.0] [1.5, 1.5]")

@@ -168,6 +168,26 @@ def new_history(tensor: Any, node: Any, output_nr: int) -> None:
         node._add_retain_grad(output_nr, tensor)
 
 
+def node_pre_hooks(node: Any, grads: list) -> list:
+    """A node's pre-hooks (``grad_fn.register_prehook``), each given what the one before returned. (Returning, this
+    lets go of every tuple a hook returned: an AccumulateGrad may then take the gradient as ``.grad``.)"""
+    for fn in list(node._pre_hooks):
+        new = aloud(fn, tuple(grads))
+        if new is not None:
+            grads = list(C.node_hook_grads(fn, tuple(grads), new))
+    return grads
+
+
+def node_post_hooks(node: Any, inputs: tuple, grads: tuple) -> tuple:
+    """A node's post-hooks (``grad_fn.register_hook``): ``fn(grad_inputs, grad_outputs)``, each may replace the
+    gradients the node computed."""
+    for fn in list(node._post_hooks):
+        new = aloud(fn, inputs, grads)
+        if new is not None:
+            inputs = C.node_hook_grads(fn, inputs, new)
+    return inputs
+
+
 def post_accumulate_hooks(variable: Any) -> None:
     """A leaf's ``register_post_accumulate_grad_hook`` hooks, once its ``.grad`` is complete; they return nothing."""
     for hook in list(variable._post_accumulate_hooks):

@@ -28,7 +28,7 @@ import numpy as np
 from .. import _checks as C
 from .. import _hooks
 from .. import _messages as M
-from .._quiet import Quiet, aloud, quiet_off, quiet_on
+from .._quiet import Quiet, quiet_off, quiet_on
 from .function import AccumulateGrad, Node, SavedTensor, Tensors, gradient_edge, learners_gradients, wrap
 from .grad_mode import GradMode, Speed
 
@@ -191,10 +191,7 @@ def _run_node(node: Node, grads: list, run: _Pass) -> tuple:
 
 def _between_hooks(node: Node, grads: list) -> tuple:
     """Steps 3 to 5 of ``_run_node``: ``node.apply`` between its own hooks."""
-    for fn in list(node._pre_hooks or ()):
-        new = aloud(fn, tuple(grads))
-        if new is not None:
-            grads = list(C.node_hook_grads(fn, tuple(grads), new))
+    grads = _hooks.node_pre_hooks(node, grads) if node._pre_hooks else grads
     given, had_post_hooks = grads, bool(node._post_hooks)
     if node._num_outputs > 1 and node.materialize_grads:  # outputs that got no gradient get zeros (hooks see None)
         given = [wrap(np.zeros(*meta)) if g is None and meta else g for g, meta in zip(grads, node._output_meta)]
@@ -202,11 +199,7 @@ def _between_hooks(node: Node, grads: list) -> tuple:
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
     grads = tuple(grads) if had_post_hooks else ()  # (post-hooks registered while it ran, by its unpack hooks: PyTorch
-    for fn in list(node._post_hooks or ()):  # has let go of its incoming gradients, they get none)
-        new = aloud(fn, inputs, grads)
-        if new is not None:
-            inputs = C.node_hook_grads(fn, inputs, new)
-    return inputs
+    return _hooks.node_post_hooks(node, inputs, grads) if node._post_hooks else inputs  # has let go of its gradients)
 
 
 def _retaining(inputs: tuple) -> list[Edge]:

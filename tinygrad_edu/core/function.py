@@ -159,10 +159,10 @@ class AccumulateGrad(Node):
         var = self.variable
         if var._grad is None and GradMode.enabled:  # create_graph: a recorded copy, keeping grad's own graph
             var._grad = wrap(grad._array.copy(), CopyBackwards(grad) if grad._requires_grad else None)
-        elif var._grad is None:  # a copy (later steps add into .grad in place), unless nobody else can see grad
-            var._grad = wrap(grad._array if Speed.tricks and grad._array.dtype == var._array.dtype and
-                             grad._array.strides == var._array.strides and _unshared(grad, _UNSHARED) else
-                             np.array(grad._array, dtype=var._array.dtype))
+        elif var._grad is None:  # a copy (later steps add into .grad in place), unless nobody else can see grad: a
+            var._grad = wrap(grad._array if (Speed.tricks or self._post_hooks) and grad._array.dtype == var._array.dtype
+                             and grad._array.strides == var._array.strides and _unshared(grad, _UNSHARED) else
+                             np.array(grad._array, dtype=var._array.dtype))  # trick, but post-hooks see it, as PyTorch
         elif GradMode.enabled or not var._grad._array.flags.writeable:
             var._grad = var._grad + grad
         else:
