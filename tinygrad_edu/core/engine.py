@@ -113,8 +113,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 if not retain_graph:  # step 4
                     node._release_variables()
             elif grads is not None:
-                with _hooks.Running(node, SavedTensor.hooks):  # (which node runs, for its hooks to ask: _hooks)
-                    inputs = _run_node(node, grads, slow or _Pass(retain_graph))
+                inputs = _run_node(node, grads, slow or _Pass(retain_graph))
             edges = node.next_functions
     finally:
         if Quiet.token is not prev[1]:
@@ -172,21 +171,22 @@ def _run_node(node: Node, grads: list, run: _Pass) -> tuple:
     needed = run.needed is None or node in run.needed
     if not needed and all(target is not node for target, _ in run.capture):  # it leads to no input: PyTorch does not
         return ()  # even queue it, so not even its tensors' hooks run
-    if node._tensor_pre_hooks or node._retain_grad:
-        grads = _hooks.tensor_pre_hooks(node, grads)
-    if run.capture:
-        for i, (target, nr) in enumerate(run.capture):
-            if target is node and grads[nr] is not None:
-                run.captured[i] = grads[nr] if run.captured[i] is None else run.captured[i] + grads[nr]
-    if not needed:  # (captured: its own gradient is wanted, the ones it would send are not)
-        return ()
-    inputs = _between_hooks(node, grads) if not GradMode.anomaly else \
-        C.report_anomaly(node, grads, _between_hooks, GradMode.anomaly_check_nan)
-    if watcher is not None:
-        watcher(node, grads, inputs, run.retain_graph)
-    if not run.retain_graph:
-        node._release_variables()
-    return inputs
+    with _hooks.Running(node, SavedTensor.hooks):  # (meanwhile _C._current_autograd_node() is node)
+        if node._tensor_pre_hooks or node._retain_grad:
+            grads = _hooks.tensor_pre_hooks(node, grads)
+        if run.capture:
+            for i, (target, nr) in enumerate(run.capture):
+                if target is node and grads[nr] is not None:
+                    run.captured[i] = grads[nr] if run.captured[i] is None else run.captured[i] + grads[nr]
+        if not needed:  # (captured: its own gradient is wanted, the ones it would send are not)
+            return ()
+        inputs = _between_hooks(node, grads) if not GradMode.anomaly else \
+            C.report_anomaly(node, grads, _between_hooks, GradMode.anomaly_check_nan)
+        if watcher is not None:
+            watcher(node, grads, inputs, run.retain_graph)
+        if not run.retain_graph:
+            node._release_variables()
+        return inputs
 
 
 def _between_hooks(node: Node, grads: list) -> tuple:
