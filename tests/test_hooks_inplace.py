@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from _oracle import as_pytorch
+from test_views_inplace import _dirty as twice_in_place
 
 
 def _same(run: Any, expected: str) -> None:
@@ -121,20 +122,10 @@ def test_one_output_of_several_changed_in_place() -> None:
 
 def test_an_input_a_custom_function_changes_in_place_keeps_its_retained_grad() -> None:
     def run(lib: ModuleType) -> str:
-        class Double(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx: Any, x: Any) -> Any:
-                ctx.mark_dirty(x)
-                return x.mul_(2)
-
-            @staticmethod
-            def backward(ctx: Any, g: Any) -> Any:
-                return g * 2
-
         a = lib.tensor([1.0], requires_grad=True)
         b = a.clone()
         b.retain_grad()
-        c = Double.apply(b)
+        c = twice_in_place(lib).apply(b)  # (mark_dirty(b), b.mul_(2); backward: g * 2)
         (c * 7).sum().backward()
         return f"{c is b} {b.grad.tolist()} {a.grad.tolist()}"
 
@@ -142,13 +133,19 @@ def test_an_input_a_custom_function_changes_in_place_keeps_its_retained_grad() -
 
 
 # -- the order: tensor hooks, node pre-hooks, the node, post hooks ----------------------------------------------------
+def _clone_with_hooks(lib: ModuleType, log: list) -> tuple[Any, Any]:
+    """A leaf ``a`` and ``b = a.clone()``, whose node has a pre-hook (x2) registered before a hook on b (x3)."""
+    a = lib.tensor(1.0, requires_grad=True)
+    b = a.clone()
+    b.grad_fn.register_prehook(lambda gs: log.append("node pre") or (gs[0] * 2,))
+    b.register_hook(lambda g: log.append("tensor") or g * 3)
+    return a, b
+
+
 def test_tensor_hooks_run_before_the_nodes_pre_hooks_and_retain_grad_between() -> None:
     def run(lib: ModuleType) -> str:
-        log = []
-        a = lib.tensor(1.0, requires_grad=True)
-        b = a.clone()
-        b.grad_fn.register_prehook(lambda gs: log.append("node pre") or (gs[0] * 2,))
-        b.register_hook(lambda g: log.append("tensor") or g * 3)
+        log: list = []
+        a, b = _clone_with_hooks(lib, log)
         b.retain_grad()
         b.grad_fn.register_hook(lambda gi, go: log.append(("node post", gi[0].item(), go[0].item())))
         b.sum().backward()
@@ -174,11 +171,8 @@ def test_on_a_leaf_tensor_hooks_then_accumulate_grad_then_post_accumulate() -> N
 
 def test_backward_with_inputs_runs_a_non_leaf_inputs_node_and_its_hooks() -> None:
     def run(lib: ModuleType) -> str:
-        log = []
-        a = lib.tensor(1.0, requires_grad=True)
-        b = a.clone()
-        b.grad_fn.register_prehook(lambda gs: log.append("node pre") or (gs[0] * 2,))
-        b.register_hook(lambda g: log.append("tensor") or g * 3)
+        log: list = []
+        a, b = _clone_with_hooks(lib, log)
         a.register_hook(lambda g: log.append("leaf"))  # a is not an input: its node does not run
         (b * 5).backward(inputs=(b,))
         return f"{log} {b.grad.item()} {a.grad}"
