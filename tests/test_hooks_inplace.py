@@ -132,6 +132,23 @@ def test_an_input_a_custom_function_changes_in_place_keeps_its_retained_grad() -
     _same(run, "True [7.0] [14.0]")
 
 
+def test_an_in_place_view_op_leaves_retain_grad_and_hooks_where_they_were() -> None:
+    """``t_()``, ``unsqueeze_()``...: the tensor takes the view's node, but PyTorch does not move its retain_grad (nor
+    its hooks): they stay with the node it had, and see the gradient of the value before the transpose."""
+
+    def run(lib: ModuleType) -> str:
+        seen = []
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = a * 1
+        b.retain_grad()
+        b.register_hook(lambda g: seen.append(g.tolist()))
+        b.t_()
+        (b * lib.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+        return f"{b.grad.tolist()} {seen}"
+
+    _same(run, "[[1.0, 3.0], [2.0, 4.0]] [[[1.0, 3.0], [2.0, 4.0]]]")
+
+
 # -- the order: tensor hooks, node pre-hooks, the node, post hooks ----------------------------------------------------
 def _clone_with_hooks(lib: ModuleType, log: list) -> tuple[Any, Any]:
     """A leaf ``a`` and ``b = a.clone()``, whose node has a pre-hook (x2) registered before a hook on b (x3)."""

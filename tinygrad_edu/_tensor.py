@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _checks, _creation, _device, _dtype, _out
 from . import _messages as M
-from ._hooks import RemovableHandle, new_history
+from ._hooks import RemovableHandle
 from ._printing import Size
 from .core import derivatives as _derivatives
 from .core import tensor as _core
@@ -550,8 +550,8 @@ class Tensor(_core.Tensor):
                 _checks.check_view_inplace(self)
         self._version_counter[0] += 1  # (an inference tensor's counter refuses, outside inference mode)
         self._array = view._array
-        if view.grad_fn is not None:
-            new_history(self, view.grad_fn, view._output_nr)
+        if view.grad_fn is not None:  # (its retain_grad and hooks stay with its old node, as PyTorch leaves them)
+            self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
         return self
 
     def transpose_(self, dim0: int, dim1: int) -> Tensor:
