@@ -1,9 +1,11 @@
-"""Hooks on graph nodes, the handles that remove them, and the rest of a node's public face (beside the core: read
-last, or never).
+"""Hooks on graph nodes and tensors, the handles that remove them, and the rest of a node's public face (beside the
+core: read last, or never).
 
 ``Node`` (``core/function.py``) inherits ``NodeHooks``: ``grad_fn.register_hook(fn)`` and friends file a hook in
 one of the node's lists, made on first use, and sets ``_slow`` so that the engine takes its slower path, which
-runs them, only for nodes that have some.
+runs them (``engine._run_node`` says in which order), only for nodes that have some. A tensor's hooks and its
+``retain_grad`` are filed on the node that computes its gradient; when an in-place change gives the tensor a new
+node, ``new_history`` moves its ``retain_grad`` there and leaves its hooks behind, as PyTorch does.
 """
 
 from __future__ import annotations

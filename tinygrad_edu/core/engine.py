@@ -198,8 +198,8 @@ def _between_hooks(node: Node, grads: list) -> tuple:
     inputs = node.apply(*given) if not node._learners else learners_gradients(node, given)
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
-    grads = tuple(grads) if had_post_hooks else ()  # (post-hooks registered while it ran, by its unpack hooks: PyTorch
-    return _hooks.node_post_hooks(node, inputs, grads) if node._post_hooks else inputs  # has let go of its gradients)
+    grads = tuple(grads) if had_post_hooks else ()  # (a post-hook registered while the node ran, by an unpack hook,
+    return _hooks.node_post_hooks(node, inputs, grads) if node._post_hooks else inputs  # gets none, as in PyTorch)
 
 
 def _retaining(inputs: tuple) -> list[Edge]:
