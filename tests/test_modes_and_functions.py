@@ -7,6 +7,7 @@ exception type and message, same warnings.
 
 from __future__ import annotations
 
+import weakref
 from types import ModuleType
 from typing import Any
 
@@ -75,6 +76,35 @@ def test_boxed_grads_call_gives_backward_one_list() -> None:
         return f"{seen} {x.grad.tolist()} {direct.tolist()} {lib.autograd.Function.boxed_grads_call}"
 
     as_pytorch(run, (None, repr("[('list', 2), ('list', 2)] [5.0, 5.0, 5.0] [8.0, 8.0, 8.0] False"), []))
+
+
+def test_boxed_grads_emptied_by_backward_are_freed_at_once() -> None:
+    """The list is the engine's own: once backward has taken a gradient out of it (and dropped it), nothing else
+    holds that gradient, so a large one can be freed before the others are used."""
+
+    def run(lib: ModuleType) -> str:
+        freed = []
+
+        class Frees(lib.autograd.Function):
+            boxed_grads_call = True
+
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x * 2
+
+            @staticmethod
+            def backward(ctx: Any, grads: list) -> Any:
+                kept = grads[0].clone()
+                ref = weakref.ref(grads[0])
+                grads.clear()
+                freed.append(ref() is None)
+                return kept * 2
+
+        x = lib.ones(3, requires_grad=True)
+        Frees.apply(Frees.apply(x)).sum().backward()
+        return f"{freed} {x.grad.tolist()}"
+
+    as_pytorch(run, (None, repr("[True, True] [4.0, 4.0, 4.0]"), []))
 
 
 def test_boxed_grads_of_an_unused_output_are_zeros_or_none() -> None:

@@ -6,6 +6,7 @@ PyTorch's own tests reach for, each doing what PyTorch's does (beside the rest o
   at all, not even zeros), ``DelayedError(message, n)(x)`` (an identity whose backward raises ``message``), and
   the classes ``AccumulateGrad`` and ``CopySlices`` (for ``isinstance``).
 - ``_WeakTensorRef(t)``: a weak reference to a tensor, ``expired()`` once the tensor is gone.
+- ``_current_autograd_node()``: the node backward is running, asked from inside it (a hook, an unpack hook).
 - ``_autograd``: whether saved-tensor hooks may be registered now, setting version counters by hand, and the class
   of ``grad_fn._raw_saved_self``.
 """
@@ -16,7 +17,7 @@ import weakref
 from types import SimpleNamespace
 from typing import Any
 
-from ._hooks import RawSavedTensor
+from ._hooks import RawSavedTensor, Running
 from .autograd.function import Function
 from .autograd.graph import Node, saved_tensors_hooks_enabled
 from .core.function import AccumulateGrad
@@ -24,7 +25,7 @@ from .core.grad_mode import is_grad_enabled
 from .core.tensor import Tensor
 from .ops.views import CopySlicesFunction
 
-__all__ = ["_WeakTensorRef", "_autograd", "_functions", "is_grad_enabled"]
+__all__ = ["_WeakTensorRef", "_autograd", "_current_autograd_node", "_functions", "is_grad_enabled"]
 
 
 class _UndefinedGradFunction(Function):
@@ -90,6 +91,12 @@ class _WeakTensorRef:
 
     def expired(self) -> bool:
         return self._ref() is None
+
+
+def _current_autograd_node() -> Any:
+    """The node the engine is running now (None outside a backward pass): what a hook, an unpack hook or a custom
+    Function's backward can ask, to register a hook on that very node."""
+    return Running.node
 
 
 def _unsafe_set_version_counter(tensors: tuple, versions: tuple) -> None:

@@ -1,9 +1,11 @@
-"""Hooks on graph nodes, the handles that remove them, and the rest of a node's public face (beside the core: read
-last, or never).
+"""Hooks on graph nodes and tensors, the handles that remove them, and the rest of a node's public face (beside the
+core: read last, or never).
 
 ``Node`` (``core/function.py``) inherits ``NodeHooks``: ``grad_fn.register_hook(fn)`` and friends file a hook in
 one of the node's lists, made on first use, and sets ``_slow`` so that the engine takes its slower path, which
-runs them, only for nodes that have some.
+runs them (``engine._run_node`` says in which order), only for nodes that have some. A tensor's hooks and its
+``retain_grad`` are filed on the node that computes its gradient; when an in-place change gives the tensor a new
+node, ``new_history`` moves its ``retain_grad`` there and leaves its hooks behind, as PyTorch does.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from . import _checks as C
 from . import _messages as M
+from ._quiet import aloud
 
 
 class RemovableHandle:
@@ -104,14 +108,86 @@ class NodeHooks:
         return self._metadata
 
 
-def leaf_hook(tensor: Any, hook: Callable) -> RemovableHandle:
-    """``register_hook`` on a leaf: kept on the tensor, where its AccumulateGrad node reads them, which must now take
-    the engine's slower path."""
+class Running:
+    """``with Running(node, saved_hooks):`` around the engine running ``node`` on its slower path (every node whose
+    hooks or learner's code can run takes it). Meanwhile ``Running.node`` is that node (what
+    ``torch._C._current_autograd_node()`` returns), and whatever that code does to the stack of open
+    ``saved_tensors_hooks`` blocks (``saved_hooks``) is undone after: PyTorch keeps both per thread, and restores
+    the thread's state around each node it runs."""
+
+    node: Any = None
+
+    def __init__(self, node: Any, saved_hooks: list) -> None:
+        self.node, self.saved_hooks = node, saved_hooks
+
+    def __enter__(self) -> None:
+        self.outer, self.stack, Running.node = Running.node, self.saved_hooks.copy(), self.node
+
+    def __exit__(self, *exc: object) -> None:
+        Running.node, self.saved_hooks[:] = self.outer, self.stack
+
+
+# -- a tensor's hooks, and what becomes of them when the tensor is changed in place ------------------------------------
+def tensor_hook(tensor: Any, hook: Callable) -> RemovableHandle:
+    """``tensor.register_hook(hook)``. A leaf's hooks are kept on the tensor, where its AccumulateGrad node reads them
+    (that node must now take the engine's slower path). Any other tensor's go to the node that computes its gradient
+    *now*, filed under the tensor's output number: an in-place change later gives the tensor a new node, and the hook
+    stays with the old one (it sees the gradient of the value the tensor had when it was registered)."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn._add_tensor_pre_hook(tensor._output_nr, hook)
     if tensor._hooks is None:
         tensor._hooks = []
     if tensor._accumulator is not None and tensor._accumulator() is not None:
         tensor._accumulator()._slow = True
     return RemovableHandle.add(tensor._hooks, hook)
+
+
+def tensor_pre_hooks(node: Any, grads: list) -> list:
+    """What the engine runs first when ``node`` is about to run: the hooks registered on the tensors it produced,
+    each output's in the order registered (each may replace that output's gradient), then ``retain_grad``, which sees
+    what those hooks made of it (but not what the node's own pre-hooks will)."""
+    for nr, fns in (node._tensor_pre_hooks or {}).items():
+        for fn in list(fns):  # (an output that got no gradient: its hooks are given None, as PyTorch gives them)
+            new = aloud(fn, grads[nr])
+            if new is not None and grads[nr] is not None:
+                grads[nr] = C.hook_grad(fn, grads[nr], new)
+    for nr, ref in list((node._retain_grad or {}).items()):
+        t, g = ref(), grads[nr]
+        if t is not None and g is not None:  # (a copy first, as PyTorch's clone: recorded under create_graph)
+            t._grad = g.clone() if t._grad is None else t._grad + g
+    return grads
+
+
+def new_history(tensor: Any, node: Any, output_nr: int) -> None:
+    """``tensor`` was changed in place (or a view of it, or its base): its history now ends in output ``output_nr`` of
+    ``node`` (PyTorch's ``rebase_history``). Hooks registered on it so far stay with its old node; ``retain_grad``
+    moves to the new one, since ``.grad`` is the gradient of the tensor's newest value."""
+    old, old_nr = tensor.grad_fn, tensor._output_nr
+    tensor.grad_fn, tensor._output_nr, tensor._requires_grad = node, output_nr, True
+    if tensor._retains_grad and old is not None and old is not node:
+        if old._retain_grad:
+            old._retain_grad.pop(old_nr, None)
+        node._add_retain_grad(output_nr, tensor)
+
+
+def node_pre_hooks(node: Any, grads: list) -> list:
+    """A node's pre-hooks (``grad_fn.register_prehook``), each given what the one before returned. (Returning, this
+    lets go of every tuple a hook returned: an AccumulateGrad may then take the gradient as ``.grad``.)"""
+    for fn in list(node._pre_hooks):
+        new = aloud(fn, tuple(grads))
+        if new is not None:
+            grads = list(C.node_hook_grads(fn, tuple(grads), new))
+    return grads
+
+
+def node_post_hooks(node: Any, inputs: tuple, grads: tuple) -> tuple:
+    """A node's post-hooks (``grad_fn.register_hook``): ``fn(grad_inputs, grad_outputs)``, each may replace the
+    gradients the node computed."""
+    for fn in list(node._post_hooks):
+        new = aloud(fn, inputs, grads)
+        if new is not None:
+            inputs = C.node_hook_grads(fn, inputs, new)
+    return inputs
 
 
 def post_accumulate_hooks(variable: Any) -> None:
@@ -158,7 +234,7 @@ class RawSavedTensor:
         tensor = slot.unpack(node, peek=True)
         slot.hooks.append(hooks)  # (packed as a saved_tensors_hooks block would pack it)
         try:
-            packed = slot.packed(tensor, slot.tensor is None)
+            packed = slot.packed(node)(tensor, slot.tensor is None)
         finally:
             slot.hooks.pop()
         node._saved = (*node._saved[:i], packed, *node._saved[i + 1:])

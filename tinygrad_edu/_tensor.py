@@ -554,7 +554,7 @@ class Tensor(_core.Tensor):
                 _checks.check_view_inplace(self)
         self._version_counter[0] += 1  # (an inference tensor's counter refuses, outside inference mode)
         self._array = view._array
-        if view.grad_fn is not None:
+        if view.grad_fn is not None:  # (its retain_grad and hooks stay with its old node, as PyTorch leaves them)
             self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
         return self
 

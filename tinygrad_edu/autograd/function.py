@@ -33,13 +33,16 @@ class InplaceFunction(Function):
 def _box_gradients(cls: type, **kwargs: Any) -> None:
     """``boxed_grads_call = True`` on a Function: its backward receives the gradients as one list, ``backward(ctx,
     grads)``, which it may empty as it goes (so a large gradient can be freed before the others are used), as
-    PyTorch 2.13 calls it. Done when the class is made: its backward is wrapped to box what the engine passes.
-    Also PyTorch's other name for backward, ``vjp``: a Function may define either, not both."""
+    PyTorch 2.13 calls it. The engine passes its own list (the only references to the gradients, so emptying it
+    frees them: ``_boxed_backward``, the backward as written); called by hand (``grad_fn.apply(g1, g2)``), the
+    backward gets them boxed in a new list. Also PyTorch's other name for backward, ``vjp``: a Function may define
+    either, not both."""
     if "vjp" in cls.__dict__:
         cls.backward = cls.__dict__["vjp"] if "backward" not in cls.__dict__ else staticmethod(_both_backward_and_vjp)
     backward = cls.__dict__.get("backward")
-    if cls.__dict__.get("boxed_grads_call") and isinstance(backward, staticmethod):
+    if cls.boxed_grads_call and isinstance(backward, staticmethod):  # (its own, or a boxed parent's, switch)
         unboxed = backward.__func__
+        cls._boxed_backward = staticmethod(unboxed)
         cls.backward = staticmethod(functools.wraps(unboxed)(lambda ctx, *grads: unboxed(ctx, list(grads))))
 
 
@@ -48,7 +51,6 @@ def _both_backward_and_vjp(ctx: Any, *grads: Any) -> Any:
                        "implement one of them.")
 
 
-Function.boxed_grads_call = False
 Function.__init_subclass__ = classmethod(_box_gradients)
 
 

@@ -217,7 +217,16 @@ class PackedSavedTensor(SavedTensor):
         return out
 
 
-SavedTensor.packed = PackedSavedTensor
+
+
+def _packed(node: Node) -> type:
+    """The class of the tensors ``node`` saves through hooks. The node takes the engine's slower path, where its unpack
+    hooks may ask which node runs (``_C._current_autograd_node()``) and register hooks on it that run at once."""
+    node._slow = True
+    return PackedSavedTensor
+
+
+SavedTensor.packed = staticmethod(_packed)
 
 
 class SavedTensorHandle:

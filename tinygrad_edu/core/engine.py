@@ -28,8 +28,8 @@ import numpy as np
 from .. import _checks as C
 from .. import _hooks
 from .. import _messages as M
-from .._quiet import Quiet, aloud, quiet_off, quiet_on
-from .function import AccumulateGrad, Node, Tensors, gradient_edge, learners_gradients, wrap
+from .._quiet import Quiet, quiet_off, quiet_on
+from .function import AccumulateGrad, Node, SavedTensor, Tensors, gradient_edge, learners_gradients, wrap
 from .grad_mode import GradMode, Speed
 
 if TYPE_CHECKING:
@@ -160,60 +160,46 @@ class _Pass:
 
 
 def _run_node(node: Node, grads: list, run: _Pass) -> tuple:
-    """Run ``node`` with everything around it: its tensors' hooks, capture, its pre- and post-hooks."""
+    """Run ``node`` with everything around it, in PyTorch's order:
+
+    1. the hooks of the tensors it produced (``register_hook``), then ``retain_grad`` (``_hooks.tensor_pre_hooks``);
+       a leaf's hooks are its AccumulateGrad's. They run even for a node ``autograd.grad`` only captures;
+    2. capture (``autograd.grad``'s inputs, ``backward(inputs=...)``), and only now skip a node that leads nowhere;
+    3. the node's pre-hooks (``grad_fn.register_prehook``), each given what the one before returned;
+    4. the node (an AccumulateGrad adds into ``.grad``), then a leaf's post-accumulate hooks, ``.grad`` complete;
+    5. the node's post-hooks (``grad_fn.register_hook``), given its results and its incoming gradients."""
     needed = run.needed is None or node in run.needed
     if not needed and all(target is not node for target, _ in run.capture):  # it leads to no input: PyTorch does not
         return ()  # even queue it, so not even its tensors' hooks run
-    if node._tensor_pre_hooks or node._retain_grad:
-        grads = _tensor_hooks(node, grads)
-    if run.capture:
-        for i, (target, nr) in enumerate(run.capture):
-            if target is node and grads[nr] is not None:
-                run.captured[i] = grads[nr] if run.captured[i] is None else run.captured[i] + grads[nr]
-    if not needed:  # (captured: its own gradient is wanted, the ones it would send are not)
-        return ()
-    inputs = _between_hooks(node, grads) if not GradMode.anomaly else \
-        C.report_anomaly(node, grads, _between_hooks, GradMode.anomaly_check_nan)
-    if watcher is not None:
-        watcher(node, grads, inputs, run.retain_graph)
-    if not run.retain_graph:
-        node._release_variables()
-    return inputs
+    with _hooks.Running(node, SavedTensor.hooks):  # (meanwhile _C._current_autograd_node() is node)
+        if node._tensor_pre_hooks or node._retain_grad:
+            grads = _hooks.tensor_pre_hooks(node, grads)
+        if run.capture:
+            for i, (target, nr) in enumerate(run.capture):
+                if target is node and grads[nr] is not None:
+                    run.captured[i] = grads[nr] if run.captured[i] is None else run.captured[i] + grads[nr]
+        if not needed:  # (captured: its own gradient is wanted, the ones it would send are not)
+            return ()
+        inputs = _between_hooks(node, grads) if not GradMode.anomaly else \
+            C.report_anomaly(node, grads, _between_hooks, GradMode.anomaly_check_nan)
+        if watcher is not None:
+            watcher(node, grads, inputs, run.retain_graph)
+        if not run.retain_graph:
+            node._release_variables()
+        return inputs
 
 
 def _between_hooks(node: Node, grads: list) -> tuple:
-    """``node.apply`` between its hooks, in PyTorch's order: (its tensors' hooks, ``_tensor_hooks``), its pre-hooks, the
-    node, for a leaf's AccumulateGrad its post-accumulate hooks (``.grad`` complete), then its post-hooks."""
-    for fn in list(node._pre_hooks or ()):
-        new = aloud(fn, tuple(grads))
-        if new is not None:
-            grads = list(C.node_hook_grads(fn, tuple(grads), new))
-    given = grads
+    """Steps 3 to 5 of ``_run_node``: ``node.apply`` between its own hooks."""
+    grads = _hooks.node_pre_hooks(node, grads) if node._pre_hooks else grads
+    given, had_post_hooks = grads, bool(node._post_hooks)
     if node._num_outputs > 1 and node.materialize_grads:  # outputs that got no gradient get zeros (hooks see None)
         given = [wrap(np.zeros(*meta)) if g is None and meta else g for g, meta in zip(grads, node._output_meta)]
     inputs = node.apply(*given) if not node._learners else learners_gradients(node, given)
     if type(node) is AccumulateGrad and node.variable._post_accumulate_hooks:
         _hooks.post_accumulate_hooks(node.variable)
-    for fn in list(node._post_hooks or ()):
-        new = aloud(fn, inputs, tuple(grads))
-        if new is not None:
-            inputs = C.node_hook_grads(fn, inputs, new)
-    return inputs
-
-
-def _tensor_hooks(node: Node, grads: list) -> list:
-    """Hooks registered on the tensors this node produced (register_hook, retain_grad)."""
-    for nr, fns in (node._tensor_pre_hooks or {}).items():
-        for fn in list(fns):  # (an output that got no gradient: its hooks are given None, as PyTorch gives them)
-            new = aloud(fn, grads[nr])
-            if new is not None and grads[nr] is not None:
-                grads[nr] = C.hook_grad(fn, grads[nr], new)
-    for nr, ref in (node._retain_grad or {}).items():
-        t, g = ref(), grads[nr]
-        if t is not None and g is not None:
-            t._grad = wrap(g._array.copy()) if t._grad is None and not GradMode.enabled else \
-                (g if t._grad is None else t._grad + g)
-    return grads
+    grads = tuple(grads) if had_post_hooks else ()  # (a post-hook registered while the node ran, by an unpack hook,
+    return _hooks.node_post_hooks(node, inputs, grads) if node._post_hooks else inputs  # gets none, as in PyTorch)
 
 
 def _retaining(inputs: tuple) -> list[Edge]:
@@ -227,9 +213,10 @@ def _retaining(inputs: tuple) -> list[Edge]:
 
 def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set[Node]:
     """The nodes worth running when gradients are wanted only for some inputs: those from which one of them
-    can be reached (and, for ``backward(inputs=...)``, the inputs' own AccumulateGrad)."""
+    can be reached, and for ``backward(inputs=...)`` the inputs' own nodes (a leaf's AccumulateGrad, or the node of
+    a tensor that retains its grad, which runs with its hooks, as in PyTorch)."""
     targets, needed = {node for node, _ in capture}, set()
     for node in sorted(deps, key=Node._sequence_nr):  # oldest first: each after all the nodes it leads to (edges
         if any(nxt is not None and (nxt in needed or nxt in targets) for nxt, _ in node.next_functions):  # lead to
             needed.add(node)  # older nodes, and an AccumulateGrad, numbered last, leads nowhere)
-    return needed | {node for node in targets if isinstance(node, AccumulateGrad)} if accumulate else needed
+    return needed | targets if accumulate else needed

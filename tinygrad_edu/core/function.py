@@ -123,7 +123,7 @@ class SavedTensor:
 
     __slots__ = ("array", "counter", "output_nr", "tensor", "version")
     hooks: list = []  # (pack, unpack) pairs of open saved_tensors_hooks blocks: then a ``packed`` is saved (graph.py)
-    packed: type
+    packed: Callable[[Node], type]  # packed(node): their class; the node then runs its hooks' way (graph.py)
 
     def __init__(self, tensor: Tensor, is_output: bool) -> None:
         if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
@@ -159,10 +159,10 @@ class AccumulateGrad(Node):
         var = self.variable
         if var._grad is None and GradMode.enabled:  # create_graph: a recorded copy, keeping grad's own graph
             var._grad = wrap(grad._array.copy(), CopyBackwards(grad) if grad._requires_grad else None)
-        elif var._grad is None:  # a copy (later steps add into .grad in place), unless nobody else can see grad
-            var._grad = wrap(grad._array if Speed.tricks and grad._array.dtype == var._array.dtype and
-                             grad._array.strides == var._array.strides and _unshared(grad, _UNSHARED) else
-                             np.array(grad._array, dtype=var._array.dtype))
+        elif var._grad is None:  # a copy (later steps add into .grad in place), unless nobody else can see grad: a
+            var._grad = wrap(grad._array if (Speed.tricks or self._post_hooks) and grad._array.dtype == var._array.dtype
+                             and grad._array.strides == var._array.strides and _unshared(grad, _UNSHARED) else
+                             np.array(grad._array, dtype=var._array.dtype))  # trick, but post-hooks see it, as PyTorch
         elif GradMode.enabled or not var._grad._array.flags.writeable:
             var._grad = var._grad + grad
         else:
@@ -305,8 +305,10 @@ def _as_written(node: BackwardCFunction, *grads: Tensor | None) -> Any:
 
 def learners_gradients(node: BackwardCFunction, grads: list) -> tuple:
     """A learner's backward run by the engine, with their numpy settings: its results checked as PyTorch checks them,
-    one gradient per tensor input, summed down to its shape and converted to its dtype."""
-    result = aloud(node.apply, *grads)
+    one gradient per tensor input, summed down to its shape and converted to its dtype. (``boxed_grads_call``: their
+    backward as written, given the engine's own list, which it may empty, freeing each gradient once used.)"""
+    cls = node._forward_cls
+    result = aloud(cls._boxed_backward, node, grads) if cls.boxed_grads_call else aloud(node.apply, *grads)
     grads = C.learner_grads(node, result if isinstance(result, tuple) else (result,), Tensors.cls)
     return _as_inputs(tuple(grads), node._input_meta)
 
@@ -349,6 +351,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
     pack_order: tuple[int, ...] | None = None  # the order saved-tensor hooks see them in, if not save_for_backward's
     refusal: Callable[..., None] | None = None  # a built-in's: raises PyTorch's error where numpy refused (ValueError)
     silent = False  # speed: a built-in whose forward meets no floating-point exception skips numpy's error state
+    boxed_grads_call = False  # True: backward(ctx, grads) takes the gradients as one list (autograd/function.py)
 
     @staticmethod
     def forward(ctx: Any, *args: Any) -> Any:
@@ -431,7 +434,7 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
         _record(ctx, args, results)  # (first: a dirty input's edge leads to its history before this node)
         for i, o in enumerate(results):
             if isinstance(o, T) and o._array.dtype.kind == "f" and not _is_one_of(o, ctx._non_differentiable):
-                o.grad_fn, o._output_nr, o._requires_grad = ctx, i, True
+                _hooks.new_history(o, ctx, i)  # (a dirty input's retain_grad follows it to this node)
         if many:  # (the engine's slower path gives outputs that got no gradient zeros: _output_meta; None to a non-
             ctx._num_outputs, ctx._slow = len(results), True  # tensor, or a non-differentiable one if asked)
             keep = getattr(ctx, "_materialize_non_diff_grads", True)
@@ -502,7 +505,7 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
     if ctx._learners:  # (a learner's: what it saved; its tensor inputs' shapes and dtypes, to check its backward)
         ctx._input_meta = C.learners_inputs(ctx._to_save, args, T)
     if ctx._to_save:
-        make, saved = SavedTensor.packed if SavedTensor.hooks else SavedTensor, [None] * len(ctx._to_save)
+        make, saved = SavedTensor.packed(ctx) if SavedTensor.hooks else SavedTensor, [None] * len(ctx._to_save)
         for i in ctx._pack_order or range(len(saved)):  # the order a pack hook sees them in
             t = ctx._to_save[i]
             if t is not None:  # (RESULT: a built-in's output, made after its forward saved it)

@@ -29,7 +29,7 @@ import numpy as np
 from .. import _checks as C
 from .. import _dtype
 from .. import _messages as M
-from .._hooks import RemovableHandle, leaf_hook
+from .._hooks import RemovableHandle, tensor_hook
 from .._printing import Size, tensor_repr
 from .._quiet import Quiet
 from . import derivatives as D
@@ -125,20 +125,19 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Ask backward to store this non-leaf tensor's gradient in ``.grad`` too."""
-        if not self._requires_grad:
+        if not self.requires_grad:  # (asked, a view whose base was changed in place first gets its new node: _tensor)
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is None or self._retains_grad:
             return  # leaves keep their .grad anyway
-        self._retains_grad = True
+        self._retains_grad = True  # (and it follows the tensor to its new node when it is changed in place: _hooks)
         self.grad_fn._add_retain_grad(self._output_nr, self)  # (held weakly: _hooks)
 
     def register_hook(self, hook: Callable[[Tensor], Tensor | None]) -> RemovableHandle:
-        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad."""
-        if not self._requires_grad:
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces the grad. (Filed on
+        the node computing that gradient now, which an in-place change replaces; a leaf's, on the tensor: _hooks.)"""
+        if not self.requires_grad:  # (as in retain_grad)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:  # a leaf: its AccumulateGrad node reads these before accumulating (_hooks)
-            return leaf_hook(self, hook)
-        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+        return tensor_hook(self, hook)
 
     def backward(self, gradient: Tensor | None = None, retain_graph: bool | None = None,
                  create_graph: bool = False, inputs: Sequence[Tensor] | Tensor | None = None) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _dtype
 from .. import _messages as M
 from .._checks import broadcast_shapes, index_message, setitem_refusal
+from .._hooks import new_history
 from ..core.function import Function, InferenceCounter, SavedTensor, broadcast_from, gradient_edge, tangent, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor, _as_tensor
@@ -86,8 +87,8 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
         _saved_output_is_self(result, self)
     if recording and result.grad_fn is not None and self._base is not None:
         views.rebase(self, result.grad_fn)  # the base's history rewritten: CopySlices (ops/views.py)
-    elif recording and result.grad_fn is not None:
-        self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, result._output_nr, True
+    elif recording and result.grad_fn is not None:  # (its retain_grad follows; its hooks stay with the old node)
+        new_history(self, result.grad_fn, result._output_nr)
     if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
         self._fw = result._fw
     return self

@@ -904,14 +904,15 @@ class VarMean(Function):
         m = a.mean(axis=dims, keepdims=True)
         spread = np.asarray(np.square(a - m).sum(axis=dims, keepdims=keepdim) / a.dtype.type(dof), dtype=a.dtype)
         first = _wrap(np.sqrt(spread) if ctx._forward_cls.std else spread)
-        ctx.save_for_backward(x, first)
+        # var_mean saves only x, as PyTorch's does (so its outputs may be changed in place); std_mean its result too
+        ctx.save_for_backward(*((x, first) if ctx._forward_cls.std else (x,)))
         ctx.dims, ctx.keepdim, ctx.dof = dims, keepdim, dof
         ctx.n = _reduced_count(a.shape, dims)
         return first, np.asarray(m if keepdim else m.reshape(spread.shape), dtype=a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g_first: Tensor, g_mean: Tensor) -> tuple:
-        x, first = ctx.saved_tensors
+        x, first = (*ctx.saved_tensors, None)[:2]
         kept = _kept_shape(x._array.shape, ctx.dims)
         dx = None
         if g_mean is not None:

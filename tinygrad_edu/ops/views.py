@@ -33,6 +33,7 @@ import numpy as np
 
 from .. import _checks as C
 from .. import _messages as M
+from .._hooks import new_history
 from ..core.function import Function, Tensors, _sequence_nr, gradient_edge, learners_gradients, wrap
 from ..core.tensor import Tensor
 
@@ -150,7 +151,7 @@ def rebase(view: Tensor, fn: Any) -> None:
     base = view._base
     node = _node(CopySlicesFunction, (gradient_edge(base), *fn.next_functions[1:]), Geometry(base._array, view._array))
     node.fn = fn
-    base.grad_fn, base._output_nr, base._requires_grad = node, 0, True
+    new_history(base, node, 0)  # (a base that retains its grad: .grad is now CopySlices' gradient)
     regrow(view)
 
 
@@ -160,9 +161,7 @@ def regrow(view: Tensor) -> None:
     base = view._base
     view._view_version = view._version_counter[0]
     if base._requires_grad and view._view_made is None:
-        edge = gradient_edge(base)
-        view.grad_fn = _node(AsStrided, (edge,), Geometry(base._array, view._array))
-        view._output_nr, view._requires_grad = 0, True
+        new_history(view, _node(AsStrided, (gradient_edge(base),), Geometry(base._array, view._array)), 0)
 
 
 def base_requires_grad(t: Tensor) -> bool:
