@@ -182,9 +182,9 @@ def test_views_made_without_grad_mode_as_pytorch() -> None:
             n = a.view(-1)
         with lib.inference_mode():
             i = a.view(-1)
-            c = lib.ones(2, 3, requires_grad=True)
-        y, v = i * 2, c.view(-1)
-        return ([(t.requires_grad, t.is_leaf, t._is_view(), lib.is_inference(t)) for t in (n, i, v)],
+            c, d = lib.ones(2, 3, requires_grad=True), lib.ones(2, 3)
+        y, v, u = i * 2, c.view(-1), d.unbind()[0]
+        return ([(t.requires_grad, t.is_leaf, t._is_view(), lib.is_inference(t)) for t in (n, i, v, u)],
                 repr(n), y.grad_fn.name(), y.grad_fn.next_functions[0][0])
 
     as_pytorch(program)
@@ -218,3 +218,14 @@ def test_an_inplace_custom_function_changes_its_tangent_in_place_as_pytorch() ->
     raises(lambda lib: program(lib, lambda ctx, t: t.mul_(2).clone().add_(0)), RuntimeError,
            "An inplace custom Function is not returning the forward mode gradients as-is. If the forward is modifying "
            "an input inplace, then the jvp function must modify the gradient inplace and return it as-is.")
+
+
+def test_a_view_whose_history_would_be_refused_prints_invalid_as_pytorch() -> None:
+    def program(lib: ModuleType) -> Any:
+        a = lib.ones(2, requires_grad=True)
+        with lib.no_grad():
+            b = a[:1]
+            b *= 2
+        return b
+
+    assert as_pytorch(program)[1] == "tensor([2.], grad_fn=<Invalid>)"

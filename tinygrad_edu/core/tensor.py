@@ -153,7 +153,8 @@ class Tensor:
 
     def __repr__(self) -> str:
         # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
-        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
+        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__  # (<Invalid>: refused, views.py)
+        grad_fn_name = "Invalid" if self._base is not None and Tensors.views.refused(self) else grad_fn_name
         return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad,
                            tangent=tangent(self))
 

@@ -36,6 +36,7 @@ from .. import _messages as M
 from ..core.function import (
     MADE_IN,
     Function,
+    InferenceCounter,
     Tensors,
     _is_one_of,
     _sequence_nr,
@@ -170,7 +171,7 @@ def regrow(view: Tensor) -> None:
     otherwise (in no_grad mode, by a custom Function...) with a history or a base that requires grad is refused, as
     PyTorch refuses it when its history is asked for: which history should it have?"""
     base = view._base
-    if view._view_made is not None and (view.grad_fn is not None or base._requires_grad):
+    if refused(view):
         raise RuntimeError(M.view_inplace(view._view_made, view.grad_fn, view._output_nr, indirect=True))
     view._view_version = view._version_counter[0]
     if base._requires_grad and view._view_made is None:
@@ -179,9 +180,19 @@ def regrow(view: Tensor) -> None:
         view._output_nr, view._requires_grad = 0, True
 
 
+def refused(view: Tensor) -> bool:
+    """Whether ``view``'s history, asked for, would be refused (``regrow``): PyTorch prints ``grad_fn=<Invalid>``."""
+    return view._view_version != view._version_counter[0] and view._view_made is not None and (
+        view.grad_fn is not None or view._base._requires_grad)
+
+
 def as_view(out: Tensor, of: Tensor, made: Any = None) -> None:
     """``out``, a view of ``of``'s base: its version counter, the version its history is for, how it was made (None:
-    while recording, which allows changing it in place; see ``_checks.check_view_inplace`` for the others)."""
+    while recording, which allows changing it in place; see ``_checks.check_view_inplace`` for the others). A view of
+    an inference tensor is one too, untracked (as in ``Function.apply``)."""
+    if type(of._version_counter) is InferenceCounter:
+        out._version_counter = of._version_counter
+        return
     out._base = base = of if of._base is None else of._base
     out._version_counter, out._view_version = base._version_counter, base._version_counter[0]
     out._requires_grad = out._requires_grad or base._requires_grad  # (a view of a tensor that requires grad does)
