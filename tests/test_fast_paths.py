@@ -147,8 +147,9 @@ def test_ops_that_record_nothing_give_the_same_results() -> None:
     with tg.no_grad():
         plain = [a * b, (a + b).exp(), a.t(), a.relu(), (a * b).sum(0, keepdim=True), a.tanh()]
     for r, p in zip(recorded, plain):
-        assert r.grad_fn is not None and p.grad_fn is None and not p.requires_grad
-        np.testing.assert_array_equal(r.detach().numpy(), p.numpy())
+        # (a view, a.t(), requires grad as its base does, with no history: as in PyTorch)
+        assert r.grad_fn is not None and p.grad_fn is None and p.requires_grad == p._is_view()
+        np.testing.assert_array_equal(r.detach().numpy(), p.detach().numpy())
 
 
 def test_a_view_made_under_no_grad_still_shares_storage_and_version() -> None:

@@ -363,11 +363,19 @@ def learner_grads(node: Any, result: tuple, tensor: type) -> list:
     return grads
 
 
-def check_dirty(t: Any) -> None:
+def check_dirty(t: Any, is_input: bool, outputs: int) -> None:
     """An input a Function changed in place may take on its node only if autograd could have recorded the
-    change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds)."""
+    change: not a leaf that requires grad (its .grad would be the gradient of a value it no longer holds), nor a view
+    PyTorch forbids changing; a view, only if it is the one output (its base's history is rewritten: one node).
+    Marking a tensor that is not an input is refused if it is a view (of a tensor forward made), else warned about."""
     if t.grad_fn is None and (t._requires_grad or (t._base is not None and t._base._requires_grad)):
         raise RuntimeError(M.LEAF_DIRTY)  # (a view with no history of its own, made in forward: a leaf too)
+    if not is_input and t._base is not None:
+        raise RuntimeError(M.DIRTY_NOT_INPUT)
+    if not is_input:
+        warnings.warn(M.DIRTY_NOT_INPUT, UserWarning, stacklevel=4)
+    if t._base is not None and outputs > 1:
+        raise RuntimeError(M.DIRTY_VIEW_OF_MANY)
     if t._base is not None:
         check_view_inplace(t)
 
@@ -375,24 +383,14 @@ def check_dirty(t: Any) -> None:
 def check_view_inplace(t: Any) -> None:
     """PyTorch's refusals of an in-place change to a view that autograd would record: a view made in no_grad or
     inference mode (was the change meant to be recorded?), one of several views an op returned (``unbind``,
-    ``split``: their node cannot be rewritten), a view whose maker forbids it (``nn`` hooks), a view of a leaf."""
-    made = t._view_made
-    if made in ("inference", "no_grad") and t.grad_fn is not None and not t.grad_fn._learners:  # made with grad,
-        # from a view made without it (a learner's Function's output made in its forward is not that case)
-        op = re.sub(r"Backward0?$", "", t.grad_fn.name())
-        raise RuntimeError(f"Output {t._output_nr} of {op} is a view of a view which was created in " +
-                           (M.VIEW_MADE_IN_INFERENCE if made == "inference" else M.VIEW_MADE_IN.format("no_grad"))
-                           .split("A view was created in ", 1)[1])
-    if made == "inference":
-        raise RuntimeError(M.VIEW_MADE_IN_INFERENCE)
-    if made == "no_grad":
-        raise RuntimeError(M.VIEW_MADE_IN.format("no_grad"))
-    if made is not None:
-        raise RuntimeError(M.VIEW_OF_MULTI_OUTPUT.format(*made))
+    ``split``: their node cannot be rewritten), a custom Function's output (its backward would be bypassed), a view
+    whose maker forbids it (``nn`` hooks), a view of a leaf."""
+    if t._view_made is not None:
+        raise RuntimeError(M.view_inplace(t._view_made, t.grad_fn, t._output_nr))
     refusal = getattr(t, "_inplace_error", None)
     if refusal is not None:
         raise RuntimeError(refusal)
-    if t._base.grad_fn is None and t._base._requires_grad:
+    if t._base.grad_fn is None and (t._requires_grad or t._base._requires_grad):
         raise RuntimeError(M.VIEW_OF_LEAF_INPLACE)
 
 

@@ -106,27 +106,55 @@ INVALID_GRAD = "Function {} returned an invalid gradient at index {} - got [{}] 
 DIRTY_NOT_RETURNED = ("Some elements marked as dirty during the forward method were not returned as output. The "
                       "inputs that are modified inplace must all be outputs of the Function.")
 LEAF_DIRTY = "a leaf Variable that requires grad has been used in an in-place operation."
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been "
+                   "mutated should be passed to ctx.mark_dirty().")
+DIRTY_VIEW_OF_MANY = (
+    "If your Function modifies inplace an input that is a view of another Tensor, your Function cannot return more "
+    "than one Tensor. This is not supported by the current autograd engine. You should either make sure the input is "
+    "not a view (using .clone() for example) or make your Function only return one Tensor (potentially splitting it "
+    "into two Functions: one doing the inplace that returns a single Tensor and a second one that does the other "
+    "operations). You can ask on the forum https://discuss.pytorch.org/ if you need help to do this change.")
+JVP_NOT_INPLACE = ("An inplace custom Function is not modifying the forward mode gradients inplace. If the forward "
+                   "is modifying an input inplace, then the jvp function must modify the corresponding gradient "
+                   "inplace.")
+JVP_NOT_AS_IS = ("An inplace custom Function is not returning the forward mode gradients as-is. If the forward is "
+                 "modifying an input inplace, then the jvp function must modify the gradient inplace and return it "
+                 "as-is.")
+PURE_VIEW = ("Pure view custom Function can only have one input Tensor and one output Tensor. Open an issue if you "
+             "need to support more.")
 
 # -- in place on views (ops/views.py) ------------------------------------------------------------------------------
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
-VIEW_MADE_IN = (
-    "A view was created in {0} mode and is being modified inplace with grad mode enabled. Given that this use case "
-    "is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-    "inplace either both inside the {0} block (if you don't want the inplace to be tracked) or both outside (if you "
-    "want the inplace to be tracked)."
-)
-VIEW_MADE_IN_INFERENCE = (
-    "A view was created in inference mode and is being modified inplace in normal mode. Given that this use case is "
-    "ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace "
-    "either both inside the inference_mode block (if you don't want the inplace to be tracked) or both outside (if "
-    "you want the inplace to be tracked)."
-)
-VIEW_OF_MULTI_OUTPUT = (
-    "Output {1} of {0} is a view and is being modified inplace. This view is the output of a function that returns "
-    "multiple views. Such functions do not allow the output views to be modified inplace. You should replace the "
-    "inplace operation by an out-of-place one."
-)
+_WHY = {  # how the view was made (PyTorch's CreationMeta; None: DEFAULT) -> why the change is refused
+    "no_grad": " Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by "
+               "moving both the view and the inplace either both inside the {} block (if you don't want the inplace "
+               "to be tracked) or both outside (if you want the inplace to be tracked).",
+    "multi": " This view is the output of a function that returns multiple views. Such functions do not allow the "
+             "output views to be modified inplace. You should replace the inplace operation by an out-of-place one.",
+    "custom": " This view was created inside a custom Function (or because an input was returned as-is) and the "
+              "autograd logic to handle view+inplace would override the custom backward associated with the custom "
+              "Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the "
+              "output of the custom Function.",
+}
+
+
+def view_inplace(made: str, grad_fn: Any, output_nr: int, indirect: bool = False) -> str:
+    """PyTorch's refusal of an in-place change to a view made in a way that forbids it (``made``: "no_grad",
+    "inference", "multi" for one of several views an op returned, "custom" for a custom Function's output). Changed
+    ``indirect``-ly: its base or another view of it was changed, and the view's history is asked for."""
+    changed = "its base or another view of its base has been" if indirect else "is being"
+    op = grad_fn is not None and re.sub(r"Backward0?$", "", grad_fn.name())
+    if made in ("no_grad", "inference") or grad_fn is None:  # (no history: a view made without grad mode)
+        head = f"Output {output_nr} of {op} is a view of a view which was created in" if grad_fn else \
+            "A view was created in"
+        head += (f" inference mode and {changed} modified inplace in normal mode." if made == "inference" else
+                 f" no_grad mode and {changed} modified inplace with grad mode enabled.")
+    else:
+        head = f"Output {output_nr} of {op} is a view and {changed} modified inplace."
+    return head + _WHY["no_grad" if made == "inference" else made].format(
+        "inference_mode" if made == "inference" else "no_grad")
+
 
 # -- forward mode (forward_ad) ----------------------------------------------------------------------------------
 NESTED_FORWARD_AD = "Nested forward mode AD is not supported at the moment"

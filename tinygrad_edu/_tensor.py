@@ -76,10 +76,11 @@ def _not_views(pieces: tuple) -> tuple:
 
 def _requires_grad(t: _core.Tensor) -> bool:
     """``x.requires_grad``; a view whose base was changed in place since (``x.add_(r)`` with r requiring grad) first
-    gets its new history, as PyTorch's view does when asked."""
-    if t._base is not None and t._view_version != t._version_counter[0]:
+    gets its new history, as PyTorch's view does when asked. A view of a tensor that requires grad does too, even made
+    in no_grad mode (it has no history: no gradient flows through it)."""
+    if t._base is not None and t._view_version != t._version_counter[0] and t._view_made is None:
         Tensors.views.regrow(t)
-    return t._requires_grad
+    return t._requires_grad or (t._base is not None and t._base._requires_grad)
 
 
 def _bitwise(op: Callable[[Any, Any], Any], kernel: str = "") -> Callable[[Tensor, Any], Tensor]:

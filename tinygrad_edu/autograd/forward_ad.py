@@ -139,10 +139,18 @@ def _function_jvp(cls: type[Function], ctx: Any, args: tuple, outputs: tuple, ta
         tangents = [wrap(np.zeros_like(a._array)) if t is None and isinstance(a, Tensors.cls) else t
                     for a, t in zip(args, tangents)]
     kept, ctx._to_save = ctx._to_save, ctx._for_forward
+    dirty = {id(a): (t, t._version_counter[0]) for a, t in zip(args, tangents) if t is not None and any(
+        a is d for d in ctx._dirty)}  # (an input changed in place: its tangent must be changed in place too)
     try:
-        return cls.jvp(ctx, *tangents)
+        results = cls.jvp(ctx, *tangents)
     finally:
         ctx._to_save = kept
+    for o, t in zip(outputs, results if isinstance(results, (tuple, list)) else (results,)):
+        if id(o) in dirty and (t is None or t._version_counter[0] == dirty[id(o)][1]):
+            raise RuntimeError(M.JVP_NOT_INPLACE)
+        if id(o) in dirty and t is not dirty[id(o)][0]:
+            raise RuntimeError(M.JVP_NOT_AS_IS)
+    return results
 
 
 def transposed_jvp(cls: type[Function], args: tuple, outputs: tuple, tangents: list) -> tuple:

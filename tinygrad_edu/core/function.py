@@ -59,7 +59,7 @@ class Tensors:
     """The class of every op's result: tensor.py registers the core's Tensor, then the public subclass itself."""
 
     cls: type
-    views: Any  # ops/views.py: regrow(view), a view's history after its base changed; rebase(view, node)
+    views: Any  # ops/views.py: regrow(view), a view's history after its base changed; rebase(view, node)...
 
 
 def wrap(array: np.ndarray, grad_fn: Node | None = None, output_nr: int = 0, counter: list | None = None) -> Tensor:
@@ -201,8 +201,8 @@ def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
     of date, its base changed in place since, first gets a new history: ``regrow``.)"""
     if t._base is not None and t._view_version != t._version_counter[0]:
         Tensors.views.regrow(t)
-    if t.grad_fn is not None or not t._requires_grad:
-        return (t.grad_fn, t._output_nr)
+    if t.grad_fn is not None or not t._requires_grad or (t._base is not None and t._base._requires_grad):
+        return (t.grad_fn, t._output_nr)  # (a view made without grad mode: it has no history, and takes no gradient)
     acc = t._accumulator() if t._accumulator is not None else None
     if acc is None:  # made on first use, and shared while any graph holds it
         acc = AccumulateGrad(t)
@@ -400,10 +400,11 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
         if type(out) is not np.ndarray:  # a tensor (a learner's forward), several outputs, an input changed ...
             return _outputs(cls, ctx, args, out, record, level)
         out = wrap(out, None, 0, args[0]._version_counter if cls.is_view else None)  # a view shares its input's
-        if cls.is_view:  # storage, so its version counter too; _base: the tensor owning it; the rest: see as_view
-            out._base, out._view_version = args[0] if args[0]._base is None else args[0]._base, out._version_counter[0]
-            out._view_made = MADE_IN[GradMode.enabled, GradMode.inference] or args[0]._view_made
-        if record:
+        if cls.is_view and type(out._version_counter) is not InferenceCounter:  # storage, so its version counter
+            out._base = base = args[0] if args[0]._base is None else args[0]._base  # too; _base: the tensor owning it
+            out._view_version, out._requires_grad = out._version_counter[0], base._requires_grad  # (no_grad too)
+            out._view_made = MADE_IN[GradMode.enabled, GradMode.inference] or args[0]._view_made  # (see ops/views.py)
+        if record and (out._base is not None or not cls.is_view):  # (an inference tensor's view is not recorded)
             if out._array.dtype.kind == "f":  # (an integer result has no gradient)
                 out.grad_fn, out._requires_grad = ctx, True
             _record(ctx, args, (out,))
@@ -416,20 +417,22 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
     T = Tensors.cls  # noqa: N806
     many = isinstance(out, tuple)
     results, enabled = [], GradMode.enabled
-    for i, o in enumerate(out if many else (out,)):
+    for o in out if many else (out,):
         if isinstance(o, (np.ndarray, np.generic)):  # (numpy turns 0-d results into scalars)
             o = wrap(np.asarray(o))
         elif _is_one_of(o, ctx._dirty):  # an input changed in place: it stays itself, with a new history
             if record:
-                C.check_dirty(o)
+                C.check_dirty(o, _is_one_of(o, args), len(out) if many else 1)
         elif isinstance(o, T) and record and (o.grad_fn is not None or _is_one_of(o, args)):
             o = wrap(o._array, counter=o._version_counter)  # forward returned an input (or a tensor with history): a
             # new tensor over the same storage and version counter (an output must be a tensor of its own)
         if cls.is_view and isinstance(o, T):  # (a view: as in apply; one of several: PyTorch forbids changing it)
-            as_view(o, args[0], (type(ctx).__name__.removesuffix("Backward0"), i) if many and enabled else None)
+            Tensors.views.as_view(o, args[0], "multi" if many and enabled else None)
         results.append(o)
     if any(not _is_one_of(t, results) for t in ctx._dirty):
         raise RuntimeError(M.DIRTY_NOT_RETURNED)
+    if ctx._learners:  # a learner's outputs that share an input's storage: views PyTorch forbids changing (views.py)
+        Tensors.views.custom_outputs(ctx, args, out if many else (out,), results, record)
     if record:
         _record(ctx, args, results)  # (first: a dirty input's edge leads to its history before this node)
         for i, o in enumerate(results):
@@ -446,6 +449,7 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
         t._version_counter[0] += 1
         if record and t._base is not None:  # a view: its base's history is rewritten (ops/views.py)
             Tensors.views.rebase(t, ctx)
+    ctx._dirty = ()  # (the node must not hold them: a view's base's history holds the node, a cycle)
     return tuple(results) if many else results[0]
 
 
@@ -476,14 +480,7 @@ def forward_tangents(cls: type[Function], ctx: Any, args: tuple, outputs: tuple 
     return outputs
 
 
-def as_view(out: Tensor, of: Tensor, made: Any = None) -> None:
-    """``out``, a view of ``of``'s base: its version counter, the version its history is for, how it was made."""
-    out._base = base = of if of._base is None else of._base
-    out._version_counter, out._view_version = base._version_counter, base._version_counter[0]
-    out._view_made = made or MADE_IN[GradMode.enabled, GradMode.inference] or of._view_made
-
-
-MADE_IN = {(True, False): None, (True, True): None, (False, False): "no_grad", (False, True): "inference"}
+MADE_IN = {(True, False): None, (True, True): None, (False, False): "no_grad", (False, True): "inference"}  # (a view)
 
 
 def _is_one_of(x: object, items: tuple | list) -> bool:

@@ -57,7 +57,7 @@ class Tensor:
     _wrapped_number = False  # True on the 0-d tensor a Python number becomes in ``x * 2``
     _detached: Any = None  # detach_() took this tensor from its history: that history's node, held weakly
     _fw: tuple | None = None  # forward mode: (dual level, tangent), read by ``function.tangent`` (forward_ad)
-    _view_version, _view_made = 0, None  # a view's: the version its grad_fn is right for; how it was made (as_view)
+    _view_version, _view_made = 0, None  # a view's: the version its grad_fn is right for; how it was made (views.py)
 
     # -- shape & type ----------------------------------------------------------------------------------------------
     @property
@@ -152,7 +152,8 @@ class Tensor:
 
     def __repr__(self) -> str:
         # The node's class name, as PyTorch prints it: <CopyBackwards>, though name() is its C++ name.
-        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__
+        grad_fn_name = None if self.grad_fn is None else type(self.grad_fn).__name__  # (<Invalid>: refused, views.py)
+        grad_fn_name = "Invalid" if self._base is not None and Tensors.views.refused(self) else grad_fn_name
         return tensor_repr(self._array, self.dtype, grad_fn_name=grad_fn_name, requires_grad=self._requires_grad,
                            tangent=tangent(self))
 
@@ -212,9 +213,8 @@ class Tensor:
             return D.ReshapeAlias.apply(self, shape)
         return D.UnsafeView.apply(D.Clone.apply(self), shape)
 
-    def expand(self, *sizes: Any) -> Tensor:
-        shape = _shape_arg(sizes)
-        return D.Expand.apply(self, shape if -1 not in shape else C.expanded_shape(self._array, shape))  # -1: kept
+    def expand(self, *sizes: Any) -> Tensor:  # (a size -1: that dimension's, kept)
+        return D.Expand.apply(self, s if -1 not in (s := _shape_arg(sizes)) else C.expanded_shape(self._array, s))
 
     def clone(self) -> Tensor:
         return D.Clone.apply(self)

@@ -19,10 +19,11 @@ from .._checks import wrap_dim as _dim
 from .._dtype import promote_types
 from .._messages import warn_once
 from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
-from ..core.function import Function, as_view
+from ..core.function import Function
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
 from . import unrecorded
+from .views import as_view
 
 
 class Permute(Function):

@@ -34,7 +34,18 @@ import numpy as np
 from .. import _checks as C
 from .. import _messages as M
 from .._hooks import new_history
-from ..core.function import Function, Tensors, _sequence_nr, gradient_edge, learners_gradients, wrap
+from ..core.function import (
+    MADE_IN,
+    Function,
+    InferenceCounter,
+    Tensors,
+    _is_one_of,
+    _sequence_nr,
+    gradient_edge,
+    learners_gradients,
+    wrap,
+)
+from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 
 
@@ -157,11 +168,70 @@ def rebase(view: Tensor, fn: Any) -> None:
 
 def regrow(view: Tensor) -> None:
     """A view whose base changed in place since its history was recorded: its history is now the part it covers of
-    the base's (``AsStridedBackward0``), if the base has one and the view was made while recording."""
+    the base's (``AsStridedBackward0``), if the base has one and the view was made while recording. A view made
+    otherwise (in no_grad mode, by a custom Function...) with a history or a base that requires grad is refused, as
+    PyTorch refuses it when its history is asked for: which history should it have?"""
     base = view._base
+    if refused(view):
+        raise RuntimeError(M.view_inplace(view._view_made, view.grad_fn, view._output_nr, indirect=True))
     view._view_version = view._version_counter[0]
     if base._requires_grad and view._view_made is None:
         new_history(view, _node(AsStrided, (gradient_edge(base),), Geometry(base._array, view._array)), 0)
+
+
+def refused(view: Tensor) -> bool:
+    """Whether ``view``'s history, asked for, would be refused (``regrow``): PyTorch prints ``grad_fn=<Invalid>``."""
+    return view._view_version != view._version_counter[0] and view._view_made is not None and (
+        view.grad_fn is not None or view._base._requires_grad)
+
+
+def as_view(out: Tensor, of: Tensor, made: Any = None) -> None:
+    """``out``, a view of ``of``'s base: its version counter, the version its history is for, how it was made (None:
+    while recording, which allows changing it in place; see ``_checks.check_view_inplace`` for the others). A view of
+    an inference tensor is one too, untracked (as in ``Function.apply``)."""
+    if type(of._version_counter) is InferenceCounter:
+        out._version_counter = of._version_counter
+        return
+    out._base = base = of if of._base is None else of._base
+    out._version_counter, out._view_version = base._version_counter, base._version_counter[0]
+    out._requires_grad = out._requires_grad or base._requires_grad  # (a view of a tensor that requires grad does)
+    out._view_made = made or MADE_IN[GradMode.enabled, GradMode.inference] or of._view_made
+
+
+def custom_outputs(ctx: Any, args: tuple, raw: tuple, results: list, record: bool) -> None:
+    """What a learner's Function returned that shares an input's storage, as PyTorch sees it (``_wrap_outputs``):
+
+    * an input returned as it is becomes a view of it (``x.view_as(x)``, so that the output is a tensor of its
+      own), or, if it requires grad and this output gets no history, a detached alias;
+    * every view (of an input, or of a tensor forward made) is marked "made inside a custom Function": changing it
+      in place is refused, since autograd would rewrite the history around the learner's backward;
+    * with several differentiable outputs, each view is "one of several views" instead;
+    * ``ctx._is_pure_view = True`` says the one output is a plain view of the one input: it may then be changed in
+      place, and autograd replays the view rather than the learner's backward.
+
+    ``results`` (the outputs as the node will hold them) are changed in place; ``raw`` are forward's own."""
+    T = Tensors.cls  # noqa: N806
+    pure = getattr(ctx, "_is_pure_view", False)
+    if pure and (len(raw) != 1 or sum(isinstance(a, T) for a in args) != 1):
+        raise RuntimeError(M.PURE_VIEW)
+    made, differentiable = None if pure else "custom", 0
+    for i, o in enumerate(raw):
+        if not isinstance(o, T) or _is_one_of(o, ctx._dirty):
+            continue
+        diff = record and o._array.dtype.kind == "f" and not _is_one_of(o, ctx._non_differentiable)
+        differentiable += diff
+        if _is_one_of(o, args) and o._requires_grad and not diff:
+            results[i] = o.detach()
+        elif _is_one_of(o, args):
+            results[i] = wrap(o._array)
+            as_view(results[i], o)
+        if results[i] is not o and _is_one_of(o, ctx._non_differentiable):  # (it stands for o)
+            ctx._non_differentiable = (*ctx._non_differentiable, results[i])
+        if results[i]._base is not None:
+            results[i]._view_made = made
+    for r in results if differentiable > 1 else ():
+        if isinstance(r, T) and r._base is not None:
+            r._view_made = "multi"
 
 
 def base_requires_grad(t: Tensor) -> bool:
