@@ -645,3 +645,18 @@ def test_a_backward_that_calls_backward_two_thousand_levels_deep() -> None:
     assert as_pytorch(lambda lib: _deep(lib, 300.0, fail_at=5.0))[:2] == ("ValueError", "stopped at 5.0")
     if oracle() is not None:
         assert float(_deep(oracle(), 2000.0)) == 2.0
+
+
+def test_autograd_grad_through_a_view_whose_base_another_view_changed() -> None:
+    """``w`` is a view of ``b``; changing another view of ``b`` in place rebuilds ``w``'s history when ``w`` is next
+    used, so that node is newer than the node using it. ``autograd.grad`` must still find the path down to ``x``
+    (``backward`` always did): d/dx of sum(w * w) is 2w in the row w covers."""
+
+    def run(lib: ModuleType) -> Any:
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = x.clone()
+        v, w = b[0], b[1]
+        v.mul_(2)
+        return lib.autograd.grad((w * w).sum(), x, allow_unused=True)
+
+    assert as_pytorch(run)[:2] == (None, "(tensor([[0., 0.],\n        [6., 8.]]),)")

@@ -215,8 +215,11 @@ def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set
     """The nodes worth running when gradients are wanted only for some inputs: those from which one of them
     can be reached, and for ``backward(inputs=...)`` the inputs' own nodes (a leaf's AccumulateGrad, or the node of
     a tensor that retains its grad, which runs with its hooks, as in PyTorch)."""
-    targets, needed = {node for node, _ in capture}, set()
-    for node in sorted(deps, key=Node._sequence_nr):  # oldest first: each after all the nodes it leads to (edges
-        if any(nxt is not None and (nxt in needed or nxt in targets) for nxt, _ in node.next_functions):  # lead to
-            needed.add(node)  # older nodes, and an AccumulateGrad, numbered last, leads nowhere)
+    targets, needed, before = {node for node, _ in capture}, set(), -1
+    order = sorted(deps, key=Node._sequence_nr)  # oldest first: edges lead to older nodes (an AccumulateGrad, numbered
+    while len(needed) != before:  # last, leads nowhere), so one sweep finds them all; but a view's history rebuilt
+        before = len(needed)  # while a node was recorded (views.regrow) is the newer one: sweep again until none added
+        for node in order:
+            if any(nxt is not None and (nxt in needed or nxt in targets) for nxt, _ in node.next_functions):
+                needed.add(node)
     return needed | targets if accumulate else needed
