@@ -17,7 +17,8 @@ huber_loss (delta k)           0.5 d**2 if |d| < k, else k (|d| - 0.5 k)        
 =============================  =================================================  ===========================
 
 (d = x - y.) l1_loss, kl_div, cosine_similarity, normalize and softmin are compositions of tensor ops, as in
-PyTorch; layer_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
+PyTorch; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and ``sparse``, next to
+their layers.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
-from .normalization import layer_norm
+from .normalization import batch_norm, instance_norm, layer_norm
 from .sparse import embedding
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
@@ -49,6 +50,7 @@ __all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"
 __all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss", "layer_norm", "normalize",
             "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
+__all__ += ["batch_norm", "instance_norm"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
