@@ -16,7 +16,7 @@ from ._out import write_out
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 from .core.tensor import function as _method
-from .ops import elementwise, linalg, reduce, selection, shape
+from .ops import elementwise, linalg, reduce, selection, shape, strided
 
 __all__ = [
     "abs", "add", "all", "allclose", "any", "argmax", "argmin", "argsort", "bmm", "cat", "clamp", "clip", "clone",
@@ -92,6 +92,8 @@ __all__ += ["broadcast_to", "chunk", "column_stack", "diag", "diag_embed", "diag
 gather, scatter, scatter_add = selection.gather, selection.scatter, selection.scatter_add
 index_select, index_add, index_fill = selection.index_select, selection.index_add, selection.index_fill
 index_reduce = selection.index_reduce
+__all__ += ["as_strided"]
+as_strided = strided.as_strided
 masked_select, take, unique = selection.masked_select, selection.take, selection.unique
 split, chunk, narrow, select = shape.split, shape.chunk, _method("narrow"), _method("select")
 flip, fliplr, flipud, roll, rot90 = shape.flip, shape.fliplr, shape.flipud, shape.roll, shape.rot90

@@ -26,7 +26,7 @@ from .core import tensor as _core
 from .core.function import InferenceCounter, Tensors, wrap
 from .core.grad_mode import GradMode
 from .ops import elementwise as ew
-from .ops import inplace, linalg, reduce, selection, shape
+from .ops import inplace, linalg, reduce, selection, shape, strided
 from .ops.inplace import inplace_method
 
 __all__ = ["RemovableHandle", "Size", "Tensor"]
@@ -631,6 +631,7 @@ class Tensor(_core.Tensor):
     scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
     index_add, index_fill = selection.index_add, selection.index_fill
     index_reduce = selection.index_reduce
+    as_strided, as_strided_ = strided.as_strided, strided.as_strided_
     scatter_reduce = selection.scatter_reduce
 
     # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
