@@ -7,6 +7,8 @@ A buffer is a module's state that is not learned (BatchNorm's running statistics
 the running ones in eval; their gradients are checked against finite differences in float64 (twice, for
 create_graph) and against PyTorch's, element by element. Each transcript runs with both libraries and must print
 the same text (skipped without torch); the misuse cases must raise PyTorch's exception with PyTorch's message.
+Also here: F.threshold and nn.Threshold, and a second derivative through an in-place change of a view (relu_ after
+instance norm, whose output is a view), as in PyTorch's own autograd test.
 """
 
 from __future__ import annotations
@@ -280,3 +282,46 @@ MISUSE = [
 @pytest.mark.parametrize("case", range(len(MISUSE)))
 def test_misuse_as_pytorch(case: int) -> None:
     raises(*MISUSE[case])
+
+
+# ------------------------------------------------------------------------------------------------ in place on a view
+def double_backward_through_in_place_relu(lib: ModuleType) -> list[str]:
+    """PyTorch's test: instance norm's output is a view, ReLU(inplace=True) changes it; the gradient, differentiated
+    again, must go through the base's new history (the saved result of relu_ carries the view's history)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (num_features 2, one channel: PyTorch warns it is unused)
+        net = lib.nn.Sequential(lib.nn.InstanceNorm2d(2), lib.nn.ReLU(True))
+        x = lib.tensor([[[[1.0, 3.0, 2.0]]]], requires_grad=True)
+        (g,) = lib.autograd.grad(net(x).pow(2), [x], grad_outputs=x.new_ones(x.shape), create_graph=True)
+    lines = [repr(g), repr(lib.autograd.grad(g.sum(), [x]))]
+    y = lib.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    z = (y * 3).view(3, 1)
+    out = lib.nn.functional.threshold(z, 1.0, -2.0, True)
+    (gz,) = lib.autograd.grad(out.pow(3).sum(), y, create_graph=True)
+    return [*lines, repr(out), repr(gz), repr(lib.autograd.grad(gz.sum(), y)), repr(lib.nn.Threshold(0.1, 20, True))]
+
+
+def test_double_backward_through_an_in_place_change_of_a_view_as_pytorch() -> None:
+    _needs_torch()
+    as_pytorch(double_backward_through_in_place_relu)
+
+
+def threshold(lib: ModuleType) -> list[str]:
+    x = lib.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+    y = lib.nn.functional.threshold(x, 0.6, -3.0)
+    z = x * 1
+    w = lib.nn.functional.threshold_(z, 0.6, -3.0)
+    (g,) = lib.autograd.grad(y.pow(2).sum(), x, create_graph=True)
+    return [repr(y), repr(y.grad_fn._saved_threshold), repr(w), repr(w is z), repr(g), repr(g.grad_fn),
+            repr(lib.nn.Threshold(0.1, 20)(x)), repr(lib.nn.functional.threshold(lib.tensor([1, 2, 3]), 1, 0))]
+
+
+def test_threshold_as_pytorch() -> None:
+    _needs_torch()
+    as_pytorch(threshold)
+
+
+def test_threshold_derivatives_match_finite_differences() -> None:
+    x = _f64((3, 4), 7)
+    assert gradcheck(lambda t: F.threshold(t * 1, 0.1, -2.0, True), (x,))
+    assert gradgradcheck(lambda t: F.threshold(t, 0.1, -2.0).pow(3), (x,))

@@ -32,6 +32,7 @@ from .activation import (
     Softplus,
     Softsign,
     Tanh,
+    Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
@@ -66,4 +67,5 @@ __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"
 __all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
 __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
+__all__ += ["Threshold"]
 __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
