@@ -16,6 +16,7 @@ from ..core.grad_mode import (
     set_grad_enabled,
 )
 from ..core.tensor import Tensor
+from ..ops.views import REPLAY  # (the switch _force_original_view_tracking sets, which ops/views.py reads)
 
 __all__ = ["GradMode", "_force_original_view_tracking", "_unsafe_preserve_version_counter", "detect_anomaly",
            "enable_grad", "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
@@ -83,34 +84,30 @@ class _unsafe_preserve_version_counter:  # noqa: N801  (PyTorch's name)
             t._version_counter[0] = version
 
 
-_VIEW_REPLAY = [False]  # the switch _force_original_view_tracking sets (a list: one shared, mutable value)
-
-
 def is_view_replay_enabled() -> bool:
     """Whether ``_force_original_view_tracking`` is on (off by default, as in PyTorch)."""
-    return _VIEW_REPLAY[0]
+    return REPLAY[0]
 
 
 class _force_original_view_tracking:  # noqa: N801  (PyTorch's name)
-    """PyTorch's switch for *view replay*: after an in-place change of a view, PyTorch rebuilds the view's history
-    either as ``AsStridedBackward0`` of its base's new history (off, the default) or by replaying the op that made
-    the view (on: ``ViewBackward0``, ``SelectBackward0`` ...), which some backends need.
+    """PyTorch's switch for *view replay*: after an in-place change of a view, its history is rebuilt either as
+    ``AsStridedBackward0`` of its base's new history (off, the default) or by making the view's ops again on it
+    (on: ``ViewBackward0``, ``SelectBackward0`` ... <- ``CopySlices``; ``ops/views.py``, ``replayed``). The gradients
+    are the same either way; the graph reads more like the code with it on.
 
-    Here the switch is recorded and read back (``is_view_replay_enabled()``), and works as PyTorch's does: a plain
-    call sets it, ``with`` restores the previous value on exit, and as a decorator it sets it only while the function
-    runs. tinygrad_edu always rebuilds the history as ``AsStridedBackward0`` (``ops/views.py``): the gradients are
-    the same either way; only the node names in the rebuilt history differ from PyTorch's when the switch is on.
+    As PyTorch's: a plain call sets it, ``with`` restores the previous value on exit, and as a decorator it sets it
+    only while the function runs (``is_view_replay_enabled()`` reads it).
     """
 
     def __init__(self, mode: bool) -> None:
-        self.mode, self.prev = bool(mode), _VIEW_REPLAY[0]
-        _VIEW_REPLAY[0] = self.mode  # (set at once: the plain-call form)
+        self.mode, self.prev = bool(mode), REPLAY[0]
+        REPLAY[0] = self.mode  # (set at once: the plain-call form)
 
     def __enter__(self) -> None:
         pass
 
     def __exit__(self, *exc: object) -> None:
-        _VIEW_REPLAY[0] = self.prev
+        REPLAY[0] = self.prev
 
     def clone(self) -> _force_original_view_tracking:
         return type(self)(self.mode)
@@ -118,7 +115,7 @@ class _force_original_view_tracking:  # noqa: N801  (PyTorch's name)
     def __call__(self, fn: Any) -> Any:
         """As a decorator: the switch goes back to what it was (the decorating line must not change it); the
         function runs with it set."""
-        _VIEW_REPLAY[0] = self.prev
+        REPLAY[0] = self.prev
         mode = self.mode
 
         @functools.wraps(fn)
