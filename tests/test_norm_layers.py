@@ -81,6 +81,29 @@ def test_buffer_misuse_as_pytorch(case: Any, exc: type[Exception], message: str)
     raises(case, exc, message)
 
 
+def buffer_class(lib: ModuleType) -> list[str]:
+    """``nn.Buffer``: a marked tensor that registers itself when assigned to a module."""
+    m = lib.nn.Module()
+    m.b = lib.nn.Buffer(lib.ones(2))
+    m.c = lib.nn.Buffer(lib.ones(1), persistent=False)
+    lines = [repr(m.state_dict()), repr([n for n, _ in m.named_buffers()]), repr(type(m.b).__name__),
+             repr((isinstance(m.b, lib.nn.Buffer), isinstance(lib.ones(1), lib.nn.Buffer))),
+             repr(issubclass(lib.nn.Buffer, lib.Tensor)), repr(lib.nn.Buffer(lib.ones(2, requires_grad=True))),
+             repr(lib.nn.Buffer())]
+    m.b = lib.zeros(2)  # (a plain tensor into a buffer's name: still the buffer)
+    m.q = 3
+    try:
+        m.q = lib.nn.Buffer(lib.zeros(1))
+    except KeyError as e:
+        lines.append(repr(e))
+    return [*lines, repr(m.state_dict())]
+
+
+def test_buffer_class_as_pytorch() -> None:
+    _needs_torch()
+    as_pytorch(buffer_class)
+
+
 def test_a_buffer_must_be_a_tensor() -> None:
     """PyTorch's message, which names "torch Tensor" (no dot, so _oracle leaves it alone): ours says tinygrad_edu."""
     message = "cannot assign 'int' object to buffer 'x' ({} Tensor or None required)"

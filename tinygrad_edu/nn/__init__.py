@@ -47,7 +47,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .module import Module, Parameter
+from .module import Buffer, Module, Parameter
 from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
@@ -67,5 +67,5 @@ __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"
 __all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
 __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
-__all__ += ["Threshold"]
+__all__ += ["Buffer", "Threshold"]
 __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]

@@ -55,6 +55,25 @@ class Parameter(Tensor):
         return (Parameter, (_wrap(self._array), self._requires_grad))
 
 
+class _BufferMeta(type):
+    """``isinstance(t, nn.Buffer)``: a tensor marked by ``nn.Buffer(...)`` (it stays a plain Tensor)."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, Tensor) and getattr(obj, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """``self.running_mean = nn.Buffer(torch.zeros(3))``: a tensor marked as a module's state, so that assigning it
+    to a module registers it as a buffer (``register_buffer`` without the call). ``persistent=False`` keeps it out of
+    ``state_dict``. What you get back is a plain tensor (detached from any graph) carrying the mark."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:  # type: ignore[misc]
+        t = (data if data is not None else _wrap(np.zeros(0, np.float32))).detach()
+        t.requires_grad_(data is not None and data.requires_grad)
+        t.persistent, t._is_buffer = persistent, True
+        return t
+
+
 def typename(value: Any) -> str:
     """How PyTorch names a value's type in error messages: ``tinygrad_edu.FloatTensor``, ``int``."""
     if isinstance(value, Tensor):
@@ -208,6 +227,8 @@ class Module:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(tinygrad_edu.nn.Module or None expected)")
             modules[name] = None
+        elif isinstance(value, Buffer):  # nn.Buffer(t): registered as a buffer, as register_buffer registers it
+            self.register_buffer(name, value, value.persistent)
         elif name in self.__dict__.get("_buffers", ()):  # a buffer stays a buffer: a new tensor, or None
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
