@@ -19,6 +19,11 @@ import tinygrad_edu as tg
 from tinygrad_edu.autograd import gradcheck, gradgradcheck
 
 
+def _one_to_six() -> tg.Tensor:
+    """1 ... 6 as a 2x3 float64 leaf, for the finite-difference checks."""
+    return tg.tensor(np.arange(1.0, 7.0).reshape(2, 3), dtype=tg.float64, requires_grad=True)
+
+
 def _needs_torch() -> None:
     if oracle() is None:
         pytest.skip("needs torch")
@@ -106,7 +111,7 @@ def test_in_place_view_refusals_as_pytorch() -> None:
 
 
 def test_as_strided_derivatives_match_finite_differences() -> None:
-    x = tg.tensor(np.arange(1.0, 7.0).reshape(2, 3), dtype=tg.float64, requires_grad=True)
+    x = _one_to_six()
     for args in (((2, 2), (1, 2)), ((3,), (2,), 0), ((2, 2), (0, 1), 2)):  # (the last reads elements twice)
         fn = lambda t, args=args: t.as_strided(*args) * t.as_strided(*args)  # noqa: E731
         assert gradcheck(fn, (x,)) and gradgradcheck(fn, (x,))
@@ -188,13 +193,8 @@ def view_replay_graphs(lib: ModuleType) -> list[str]:
     return lines
 
 
-def test_view_replay_as_pytorch() -> None:
-    _needs_torch()
-    as_pytorch(view_replay_graphs)
-
-
 def test_view_replay_keeps_the_gradients() -> None:
-    x = tg.tensor(np.arange(1.0, 7.0).reshape(2, 3), dtype=tg.float64, requires_grad=True)
+    x = _one_to_six()
 
     def fn(t: tg.Tensor) -> tg.Tensor:
         b = t * 1
@@ -208,6 +208,11 @@ def test_view_replay_keeps_the_gradients() -> None:
         part.mul_(2)
         assert [type(n).__name__ for n in (part.grad_fn, part.grad_fn.next_functions[0][0])] == \
             ["UnsqueezeBackward0", "SliceBackward0"]
+
+
+def test_view_replay_as_pytorch() -> None:
+    _needs_torch()
+    as_pytorch(view_replay_graphs)
 
 
 def volatile(lib: ModuleType) -> bool:
