@@ -23,6 +23,7 @@ from .autograd.graph import Node, saved_tensors_hooks_enabled
 from .core.function import AccumulateGrad
 from .core.grad_mode import is_grad_enabled
 from .core.tensor import Tensor
+from .ops.selection import DelayedErrorFunction
 from .ops.views import CopySlicesFunction
 
 __all__ = ["_WeakTensorRef", "_autograd", "_current_autograd_node", "_functions", "is_grad_enabled"]
@@ -42,21 +43,6 @@ class _UndefinedGradFunction(Function):
         return (None,) * len(grads)
 
 
-class _DelayedErrorFunction(Function):
-    """The identity, whose backward raises the message it was made with."""
-
-    node_name = "Error"
-
-    @staticmethod
-    def forward(ctx: Any, message: str, *tensors: Tensor) -> tuple:
-        ctx.message = message
-        return tuple(t._array for t in tensors)
-
-    @staticmethod
-    def backward(ctx: Any, *grads: Tensor | None) -> tuple:
-        raise RuntimeError(ctx.message)
-
-
 class UndefinedGrad:
     """``UndefinedGrad()(*tensors)``: the tensors again, through a node that sends back no gradient."""
 
@@ -73,7 +59,7 @@ class DelayedError:
         self.message, self.num_inputs = message, num_inputs
 
     def __call__(self, *tensors: Tensor) -> Tensor | tuple[Tensor, ...]:
-        out = _DelayedErrorFunction.apply(self.message, *tensors)
+        out = DelayedErrorFunction.apply(self.message, *tensors)
         return out[0] if len(tensors) == 1 else out
 
 

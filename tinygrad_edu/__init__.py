@@ -11,6 +11,7 @@
 * ``viz``, ``teach``, ``grading``: for learners and instructors
 """
 
+import sys as _sys
 from math import e, inf, nan, pi
 
 from . import (
@@ -85,6 +86,7 @@ from .core.grad_mode import (
 )
 
 __version__ = "0.1.0"
+autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)
 
 
 def is_tensor(obj: object) -> bool:

@@ -16,7 +16,7 @@ from ._out import write_out
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 from .core.tensor import function as _method
-from .ops import elementwise, linalg, reduce, selection, shape
+from .ops import elementwise, linalg, reduce, selection, shape, strided
 
 __all__ = [
     "abs", "add", "all", "allclose", "any", "argmax", "argmin", "argsort", "bmm", "cat", "clamp", "clip", "clone",
@@ -85,11 +85,15 @@ def floor_divide(input: Any, other: Any) -> Tensor:
 
 # indexing with index tensors, cutting, flipping, diagonals, stacking
 __all__ += ["broadcast_to", "chunk", "column_stack", "diag", "diag_embed", "diagonal", "dstack", "flip", "fliplr",
-            "flipud", "gather", "hstack", "index_add", "index_fill", "index_select", "masked_select", "meshgrid",
-            "moveaxis", "movedim", "narrow", "repeat_interleave", "roll", "rot90", "scatter", "scatter_add", "select",
-            "split", "swapaxes", "swapdims", "take", "tile", "trace", "tril", "triu", "unflatten", "unique", "vstack"]
+            "flipud", "gather", "hstack", "index_add", "index_fill", "index_reduce", "index_select", "masked_select",
+            "meshgrid", "moveaxis", "movedim", "narrow", "repeat_interleave", "roll", "rot90", "scatter", "scatter_add",
+            "select", "split", "swapaxes", "swapdims", "take", "tile", "trace", "tril", "triu", "unflatten", "unique",
+            "vstack"]
 gather, scatter, scatter_add = selection.gather, selection.scatter, selection.scatter_add
 index_select, index_add, index_fill = selection.index_select, selection.index_add, selection.index_fill
+index_reduce = selection.index_reduce
+__all__ += ["as_strided"]
+as_strided = strided.as_strided
 masked_select, take, unique = selection.masked_select, selection.take, selection.unique
 split, chunk, narrow, select = shape.split, shape.chunk, _method("narrow"), _method("select")
 flip, fliplr, flipud, roll, rot90 = shape.flip, shape.fliplr, shape.flipud, shape.roll, shape.rot90
@@ -140,8 +144,10 @@ inner, kron, cross, dist, cdist = linalg.inner, linalg.kron, linalg.cross, linal
 tensordot, einsum = linalg.tensordot, linalg.einsum
 
 # running products, differences, medians, spreads with their means, areas
-__all__ += ["cumprod", "diff", "logspace", "median", "std_mean", "trapezoid", "trapz", "var_mean"]
+__all__ += ["aminmax", "cumprod", "diff", "logspace", "median", "nanmedian", "std_mean", "trapezoid", "trapz",
+            "var_mean"]
 cumprod, diff, median, std_mean, var_mean = reduce.cumprod, reduce.diff, reduce.median, reduce.std_mean, reduce.var_mean
+nanmedian, aminmax = reduce.nanmedian, reduce.aminmax
 trapezoid = trapz = reduce.trapezoid
 
 

@@ -26,7 +26,7 @@ from .core import tensor as _core
 from .core.function import InferenceCounter, Tensors, wrap
 from .core.grad_mode import GradMode
 from .ops import elementwise as ew
-from .ops import inplace, linalg, reduce, selection, shape
+from .ops import inplace, linalg, reduce, selection, shape, strided
 from .ops.inplace import inplace_method
 
 __all__ = ["RemovableHandle", "Size", "Tensor"]
@@ -421,6 +421,7 @@ class Tensor(_core.Tensor):
     norm, max, min, argmax, argmin = reduce.norm, reduce.max, reduce.min, reduce.argmax, reduce.argmin
     var, std, prod, cumsum = reduce.var, reduce.std, reduce.prod, reduce.cumsum
     cumprod, diff, median, amax, amin = reduce.cumprod, reduce.diff, reduce.median, reduce.amax, reduce.amin
+    nanmedian, aminmax = reduce.nanmedian, reduce.aminmax
 
     softmax, log_softmax = reduce.softmax, reduce.log_softmax
 
@@ -634,6 +635,8 @@ class Tensor(_core.Tensor):
     gather, index_select, take = selection.gather, selection.index_select, selection.take
     scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
     index_add, index_fill = selection.index_add, selection.index_fill
+    index_reduce = selection.index_reduce
+    as_strided, as_strided_ = strided.as_strided, strided.as_strided_
     scatter_reduce = selection.scatter_reduce
 
     # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
@@ -744,9 +747,9 @@ class Tensor(_core.Tensor):
 # graph gets the same node, ExpBackward0, as for ``y = x.exp()``). Generated here, from the methods above.
 for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10", "tan", "atan", "asin", "acos",
               "sinh", "cosh", "floor", "ceil", "trunc", "frac", "scatter", "scatter_add", "index_add", "index_fill",
-              "logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "arctan2", "hypot", "fmod", "lerp",
-              "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide", "addcmul", "addcdiv", "addmm",
-              "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
+              "index_reduce", "logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "arctan2", "hypot",
+              "fmod", "lerp", "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide", "addcmul",
+              "addcdiv", "addmm", "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
 

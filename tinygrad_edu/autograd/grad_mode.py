@@ -3,6 +3,7 @@ anomaly detection."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
@@ -15,10 +16,11 @@ from ..core.grad_mode import (
     set_grad_enabled,
 )
 from ..core.tensor import Tensor
+from ..ops.views import REPLAY  # (the switch _force_original_view_tracking sets, which ops/views.py reads)
 
-__all__ = ["GradMode", "_unsafe_preserve_version_counter", "detect_anomaly", "enable_grad", "inference_mode",
-           "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled", "no_grad", "set_detect_anomaly",
-           "set_grad_enabled"]
+__all__ = ["GradMode", "_force_original_view_tracking", "_unsafe_preserve_version_counter", "detect_anomaly",
+           "enable_grad", "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
+           "is_view_replay_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
 
 
 set_grad_enabled.__repr__ = lambda self: f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"
@@ -80,3 +82,45 @@ class _unsafe_preserve_version_counter:  # noqa: N801  (PyTorch's name)
     def __exit__(self, *exc: object) -> None:
         for t, version in zip(self.tensors, self.versions):
             t._version_counter[0] = version
+
+
+def is_view_replay_enabled() -> bool:
+    """Whether ``_force_original_view_tracking`` is on (off by default, as in PyTorch)."""
+    return REPLAY[0]
+
+
+class _force_original_view_tracking:  # noqa: N801  (PyTorch's name)
+    """PyTorch's switch for *view replay*: after an in-place change of a view, its history is rebuilt either as
+    ``AsStridedBackward0`` of its base's new history (off, the default) or by making the view's ops again on it
+    (on: ``ViewBackward0``, ``SelectBackward0`` ... <- ``CopySlices``; ``ops/views.py``, ``replayed``). The gradients
+    are the same either way; the graph reads more like the code with it on.
+
+    As PyTorch's: a plain call sets it, ``with`` restores the previous value on exit, and as a decorator it sets it
+    only while the function runs (``is_view_replay_enabled()`` reads it).
+    """
+
+    def __init__(self, mode: bool) -> None:
+        self.mode, self.prev = bool(mode), REPLAY[0]
+        REPLAY[0] = self.mode  # (set at once: the plain-call form)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        REPLAY[0] = self.prev
+
+    def clone(self) -> _force_original_view_tracking:
+        return type(self)(self.mode)
+
+    def __call__(self, fn: Any) -> Any:
+        """As a decorator: the switch goes back to what it was (the decorating line must not change it); the
+        function runs with it set."""
+        REPLAY[0] = self.prev
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with _force_original_view_tracking(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper

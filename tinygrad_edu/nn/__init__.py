@@ -1,7 +1,8 @@
 """``tinygrad_edu.nn``: layers, losses and the Module system (``torch.nn`` twin).
 
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
-* ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm), ``sparse`` (Embedding): the layers
+* ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
+  ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
@@ -31,6 +32,7 @@ from .activation import (
     Softplus,
     Softsign,
     Tanh,
+    Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
@@ -45,8 +47,16 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .module import Module, Parameter
-from .normalization import LayerNorm
+from .module import Buffer, Module, Parameter
+from .normalization import (
+    BatchNorm1d,
+    BatchNorm2d,
+    BatchNorm3d,
+    InstanceNorm1d,
+    InstanceNorm2d,
+    InstanceNorm3d,
+    LayerNorm,
+)
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
@@ -57,3 +67,5 @@ __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"
 __all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
 __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
+__all__ += ["Buffer", "Threshold"]
+__all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]

@@ -31,6 +31,20 @@ class ReLU(Module):
         return "inplace=True" if self.inplace else ""
 
 
+class Threshold(Module):
+    """x where x > threshold, ``value`` elsewhere, element-wise (``F.threshold``)."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + (", inplace=True" if self.inplace else "")
+
+
 class Tanh(Module):
     """tanh(x), element-wise: squashes into (-1, 1)."""
 

@@ -17,7 +17,8 @@ huber_loss (delta k)           0.5 d**2 if |d| < k, else k (|d| - 0.5 k)        
 =============================  =================================================  ===========================
 
 (d = x - y.) l1_loss, kl_div, cosine_similarity, normalize and softmin are compositions of tensor ops, as in
-PyTorch; layer_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
+PyTorch; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and ``sparse``, next to
+their layers.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import numpy as np
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
 from .._dtype import LEGACY_NAMES
 from .._tensor import Tensor, _wrap
+from ..core.derivatives import ThresholdBackward
 from ..core.function import Function
 from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
@@ -40,7 +42,7 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
-from .normalization import layer_norm
+from .normalization import batch_norm, instance_norm, layer_norm
 from .sparse import embedding
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
@@ -49,6 +51,7 @@ __all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"
 __all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss", "layer_norm", "normalize",
             "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
+__all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -482,6 +485,44 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         return _inplace(input, lambda s: LeakyRelu.apply(s, negative_slope))
     return LeakyRelu.apply(input, negative_slope)
+
+
+class Threshold(Function):
+    """x where x > threshold, ``value`` elsewhere (relu is threshold(x, 0, 0)). Flat below the threshold:
+    ``dx = g`` where x > threshold, 0 elsewhere (PyTorch's ``threshold_backward``, ``ThresholdBackwardBackward0``
+    when create_graph records it)."""
+
+    node_name = "ThresholdBackward0"
+    saved_names = ("self",)  # (and _saved_threshold, a number)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, threshold: float, value: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_threshold = threshold
+        a = x._array
+        return np.where(a > threshold, a, np.asarray(value).astype(a.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return ThresholdBackward.apply(g, x, ctx._saved_threshold), None, None
+
+
+class ThresholdInPlace(Threshold):
+    """``threshold_``: the same, recorded as PyTorch records the in-place form (``ThresholdBackward1``)."""
+
+    node_name = "ThresholdBackward1"
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x where x > threshold, ``value`` elsewhere (see :class:`Threshold`); ``inplace=True`` writes into input."""
+    if inplace:
+        return _inplace(input, lambda s: ThresholdInPlace.apply(s, threshold, value))
+    return Threshold.apply(input, threshold, value)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
+    return globals()["threshold"](input, threshold, value, inplace=True)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:

@@ -14,6 +14,12 @@ it (``Module.__setattr__`` files it in ``_parameters`` or ``_modules``), so that
 
 finds every weight, however deeply nested, without the author listing them. That list is what an
 optimizer receives (``optim.SGD(model.parameters(), lr=0.1)``).
+
+A *buffer* is a tensor a module keeps that is not learned: BatchNorm's running mean and variance, a fixed mask.
+``self.register_buffer("running_mean", torch.zeros(3))`` files it in ``_buffers``: it is no parameter (no
+optimizer sees it, no gradient is asked for it), but it is part of the model's state, so ``state_dict()`` saves
+it, ``load_state_dict`` restores it and ``.double()`` converts it with the weights. ``persistent=False`` keeps
+it out of ``state_dict`` (a value recomputed from the others, not worth saving).
 """
 
 from __future__ import annotations
@@ -47,6 +53,25 @@ class Parameter(Tensor):
 
     def __reduce_ex__(self, protocol: int) -> Any:  # pickle (torch.save-like) keeps the class
         return (Parameter, (_wrap(self._array), self._requires_grad))
+
+
+class _BufferMeta(type):
+    """``isinstance(t, nn.Buffer)``: a tensor marked by ``nn.Buffer(...)`` (it stays a plain Tensor)."""
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, Tensor) and getattr(obj, "_is_buffer", False)
+
+
+class Buffer(Tensor, metaclass=_BufferMeta):
+    """``self.running_mean = nn.Buffer(torch.zeros(3))``: a tensor marked as a module's state, so that assigning it
+    to a module registers it as a buffer (``register_buffer`` without the call). ``persistent=False`` keeps it out of
+    ``state_dict``. What you get back is a plain tensor (detached from any graph) carrying the mark."""
+
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:  # type: ignore[misc]
+        t = (data if data is not None else _wrap(np.zeros(0, np.float32))).detach()
+        t.requires_grad_(data is not None and data.requires_grad)
+        t.persistent, t._is_buffer = persistent, True
+        return t
 
 
 def typename(value: Any) -> str:
@@ -104,6 +129,8 @@ class Module:
     training: bool
     _parameters: dict[str, Parameter | None]
     _modules: dict[str, Module | None]
+    _buffers: dict[str, Tensor | None]
+    _non_persistent_buffers_set: set[str]
     _module_hooks: ModuleHooks | None = None  # made by the first register_*hook; falsy while no hook is registered
 
     def __init__(self) -> None:
@@ -111,6 +138,8 @@ class Module:
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -198,12 +227,19 @@ class Module:
                 raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(tinygrad_edu.nn.Module or None expected)")
             modules[name] = None
+        elif isinstance(value, Buffer):  # nn.Buffer(t): registered as a buffer, as register_buffer registers it
+            self.register_buffer(name, value, value.persistent)
+        elif name in self.__dict__.get("_buffers", ()):  # a buffer stays a buffer: a new tensor, or None
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
+                                "(tinygrad_edu.nn.Buffer, tinygrad_edu.Tensor or None expected)")
+            self._buffers[name] = value
         else:
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name: str) -> Any:
         # Python calls this only when normal lookup failed: registered things live in the two dicts.
-        for store in ("_parameters", "_modules"):
+        for store in ("_parameters", "_buffers", "_modules"):
             d = self.__dict__.get(store)
             if d is not None and name in d:
                 return d[name]
@@ -212,6 +248,9 @@ class Module:
     def __delattr__(self, name: str) -> None:
         if name in self._parameters:
             del self._parameters[name]
+        elif name in self._buffers:
+            del self._buffers[name]
+            self._non_persistent_buffers_set.discard(name)
         elif name in self._modules:
             del self._modules[name]
         else:
@@ -221,7 +260,7 @@ class Module:
         """Remove ``name`` wherever it is stored, before storing it again in ``keep``. Not from ``keep`` itself: a
         layer replaced (``model.fc = nn.Linear(512, 10)``) keeps its place in the order, as in PyTorch."""
         self.__dict__.pop(name, None)
-        for store in (self._parameters, self._modules):
+        for store in (self._parameters, self._buffers, self._modules):
             if store is not keep:
                 store.pop(name, None)
 
@@ -236,6 +275,32 @@ class Module:
             raise KeyError('parameter name can\'t contain "."')
         self._forget(name, keep=self._parameters)
         self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Keep ``tensor`` as part of the module's state that is not learned (BatchNorm's running statistics).
+
+        It reads back as ``self.name``, is listed by ``buffers()``, saved by ``state_dict()`` (unless
+        ``persistent=False``) and converted by ``.to()``/``.double()``; no optimizer sees it. None registers the
+        name without a tensor (BatchNorm with ``track_running_stats=False``)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if name not in self._buffers and hasattr(self, name):
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
+                            "(tinygrad_edu Tensor or None required)")
+        self._forget(name, keep=self._buffers)
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
 
     def add_module(self, name: str, module: Module | None) -> None:
         """Register a sub-module under ``name`` (what ``self.name = module`` does)."""
@@ -277,25 +342,40 @@ class Module:
         for _, module in self.named_children():
             yield module
 
+    def _named_members(self, store: str, prefix: str, recurse: bool,
+                       remove_duplicate: bool) -> Iterator[tuple[str, Tensor]]:
+        """The tensors of one store (``_parameters`` or ``_buffers``) here and, with ``recurse``, below: dotted
+        names, None entries skipped, a tensor shared by two layers listed once unless ``remove_duplicate=False``."""
+        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
+            else [(prefix, self)]
+        seen = set()
+        for module_prefix, module in modules:
+            for name, t in getattr(module, store).items():
+                if t is None or (remove_duplicate and t in seen):
+                    continue
+                seen.add(t)
+                yield (f"{module_prefix}.{name}" if module_prefix else name), t
+
     def named_parameters(self, prefix: str = "", recurse: bool = True,
                          remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
         """``("fc1.weight", Parameter), ...``: each module's own parameters, then its children's.
 
         A parameter shared by two layers is listed once (so an optimizer updates it once).
         """
-        modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) if recurse \
-            else [(prefix, self)]
-        seen = set()
-        for module_prefix, module in modules:
-            for name, p in module._parameters.items():
-                if p is None or (remove_duplicate and p in seen):
-                    continue
-                seen.add(p)
-                yield (f"{module_prefix}.{name}" if module_prefix else name), p
+        return self._named_members("_parameters", prefix, recurse, remove_duplicate)  # type: ignore[return-value]
 
     def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
         for _, p in self.named_parameters(recurse=recurse):
             yield p
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        """``("bn.running_mean", tensor), ...``: each module's buffers, then its children's."""
+        return self._named_members("_buffers", prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
 
     def apply(self, fn: Callable[[Module], None]) -> Module:
         """Call ``fn`` on every sub-module, then on this one (e.g. to re-initialise weights)."""
@@ -329,7 +409,9 @@ class Module:
 
     def to(self, *args: Any, dtype: Any = None, **kwargs: Any) -> Module:
         """Convert floating-point parameters (and their grads) to ``dtype``, in place; e.g. ``.double()``
-        before ``gradcheck``. Devices other than "cpu" are not supported."""
+        before ``gradcheck``. Floating-point buffers are replaced by converted copies (as PyTorch does: a buffer
+        is state, not a tensor an optimizer holds); integer ones (``num_batches_tracked``) stay as they are.
+        Devices other than "cpu" are not supported."""
         for a in args:
             if isinstance(a, _dtype.dtype):
                 dtype = a
@@ -342,6 +424,10 @@ class Module:
                     p._array = p._array.astype(dtype.np)
                     if p._grad is not None:
                         p._grad = _wrap(p._grad._array.astype(dtype.np))
+            for module in self.modules():
+                for name, b in module._buffers.items():
+                    if b is not None and b._array.dtype.kind == "f" and b._array.dtype != dtype.np:
+                        module._buffers[name] = b.to(dtype)
         return self
 
     def double(self) -> Module:
@@ -361,10 +447,12 @@ class Module:
     # ------------------------------------------------------------------------------ saving & loading
     def state_dict(self, destination: dict | None = None, prefix: str = "",
                    keep_vars: bool = False) -> dict[str, Tensor]:
-        """Every parameter by dotted name, detached (sharing memory) unless ``keep_vars``."""
+        """Every parameter and persistent buffer by dotted name (each module's parameters, then its buffers, then
+        its children's), detached (sharing memory) unless ``keep_vars``."""
         if destination is None:
             destination = OrderedDict()
-        for name, p in self._parameters.items():
+        persistent = [(n, b) for n, b in self._buffers.items() if n not in self._non_persistent_buffers_set]
+        for name, p in [*self._parameters.items(), *persistent]:
             if p is not None:
                 destination[prefix + name] = p if keep_vars else p.detach()
         for name, module in self._modules.items():
@@ -373,7 +461,7 @@ class Module:
         return destination
 
     def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
-        """Copy the values of ``state_dict`` into this module's parameters, in place.
+        """Copy the values of ``state_dict`` into this module's parameters and persistent buffers, in place.
 
         With ``strict`` (the default), missing or unexpected keys are an error. Shape mismatches always are.
         """

@@ -1,22 +1,33 @@
-"""Layer normalization: ``F.layer_norm`` (one Function, PyTorch's ``NativeLayerNormBackward0``) and ``nn.LayerNorm``.
+"""Normalization layers: layer norm, batch norm and instance norm, each one Function with PyTorch's node name.
 
-Each sample is normalised over its last dimensions (``normalized_shape``, e.g. the features of a token):
+All three standardise x over some dimensions, then scale and shift it by learnable per-feature ``weight``/``bias``:
 
     mean = E[x],  var = E[(x - mean)**2]  (the biased variance),  rstd = 1 / sqrt(var + eps)
     y = (x - mean) * rstd * weight + bias
 
-so every sample leaves with mean 0 and variance 1 (before the learnable ``weight`` and ``bias``), whatever the
-batch: unlike batch norm, nothing depends on the other samples, which is why transformers use it.
+They differ only in *which* elements share a mean:
+
+* **layer norm** (``NativeLayerNormBackward0``): each sample over its last dims (the features of a token); nothing
+  depends on the other samples, which is why transformers use it.
+* **batch norm** (``NativeBatchNormBackward0``): each channel over the batch and the spatial dims, so a sample's
+  output depends on the rest of its batch. In training it uses the batch's statistics and keeps a running
+  average of them in the module's *buffers* (``running_mean``, ``running_var``); in eval it uses those running
+  averages instead, so one sample alone gives the same answer as inside any batch.
+* **instance norm**: each (sample, channel) over the spatial dims; computed as PyTorch does, as batch norm of the
+  input viewed as one sample with batch*channels channels (its graph: ``ViewBackward0`` <-
+  ``NativeBatchNormBackward0``).
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .._dtype import float32
+from .._dtype import float32, int64
+from .._printing import Size
 from .._tensor import Tensor, _wrap
 from ..core.function import Function
 from ..ops import elementwise
@@ -28,17 +39,39 @@ def _normalized_dims(x: Tensor, n: int) -> tuple[int, ...]:
     return tuple(range(x._array.ndim - n, x._array.ndim))
 
 
+def _moments(a: np.ndarray, dims: tuple[int, ...], eps: float) -> tuple[np.ndarray, np.ndarray]:
+    """mean and rstd = 1/sqrt(var + eps) over ``dims`` (kept, size 1), in float64: their sums lose no precision."""
+    a64 = a.astype(np.float64)
+    mean = a64.mean(axis=dims, keepdims=True)
+    centred = a64 - mean
+    return mean, 1 / np.sqrt((centred * centred).mean(axis=dims, keepdims=True) + eps)
+
+
+def _standardized(x: Tensor, dims: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor]:
+    """x_hat and rstd recomputed with tensor ops (so that create_graph differentiates them: they depend on x)."""
+    centred = x - x.mean(dims, keepdim=True)
+    rstd = ((centred * centred).mean(dims, keepdim=True) + eps).rsqrt()
+    return centred * rstd, rstd
+
+
+def _standardized_input_grad(gw: Tensor, x_hat: Tensor, rstd: Tensor, dims: tuple[int, ...]) -> Tensor:
+    """dx = rstd * (gw - E[gw] - x_hat * E[gw * x_hat]) when x's own mean and variance were used (E over ``dims``).
+
+    Two correction terms, because every x moves the mean (all x_hat shift together: - E[gw]) and the spread
+    (x_hat scales: - x_hat E[gw x_hat])."""
+    return rstd * (gw - gw.mean(dims, keepdim=True) - x_hat * (gw * x_hat).mean(dims, keepdim=True))
+
+
 class NativeLayerNorm(Function):
     """y = x_hat * w + b with x_hat = (x - mean) * rstd, mean and rstd over the last dims (n of them, m elements).
 
     The derivatives (sums over the normalised dims, ``E`` their mean; gw = g * w, or g without weight):
 
-        dx = rstd * (gw - E[gw] - x_hat * E[gw * x_hat])
+        dx = rstd * (gw - E[gw] - x_hat * E[gw * x_hat])       (``_standardized_input_grad``)
         dw = sum over the other dims of g * x_hat         db = sum over the other dims of g
 
-    dx has two correction terms because every x moves the mean (all x_hat shift together: - E[gw]) and the
-    spread (x_hat scales: - x_hat E[gw x_hat]). backward recomputes mean and rstd with tensor ops from the saved
-    input, so that ``create_graph=True`` differentiates them too (they depend on x). The node keeps mean and
+    backward recomputes mean and rstd with tensor ops from the saved input, so that ``create_graph=True``
+    differentiates them too (they depend on x). The node keeps mean and
     rstd as PyTorch's does, ``grad_fn._saved_result1`` and ``_saved_result2``, shaped (batch dims, 1, ..., 1).
     """
 
@@ -49,13 +82,8 @@ class NativeLayerNorm(Function):
     def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, normalized_shape: tuple,
                 eps: float) -> np.ndarray:
         a = x._array
-        dims = _normalized_dims(x, len(normalized_shape))
-        # float64 for the moments (their sums lose no precision), the results rounded once to the input's dtype
-        a64 = a.astype(np.float64)
-        mean = a64.mean(axis=dims, keepdims=True)
-        centred = a64 - mean
-        rstd = 1 / np.sqrt((centred * centred).mean(axis=dims, keepdims=True) + eps)
-        out = centred * rstd
+        mean, rstd = _moments(a, _normalized_dims(x, len(normalized_shape)), eps)  # (rounded once, at the end)
+        out = (a - mean) * rstd
         if weight is not None:
             out = out * weight._array
         if bias is not None:
@@ -69,13 +97,10 @@ class NativeLayerNorm(Function):
         x, w, _, _, _ = ctx.saved_tensors
         dims = _normalized_dims(x, len(ctx._saved_normalized_shape))
         batch_dims = tuple(range(x._array.ndim - len(dims)))
-        centred = x - x.mean(dims, keepdim=True)
-        rstd = ((centred * centred).mean(dims, keepdim=True) + ctx.eps).rsqrt()
-        x_hat = centred * rstd
+        x_hat, rstd = _standardized(x, dims, ctx.eps)
         dx = dw = db = None
         if ctx.needs_input_grad[0]:
-            gw = g if w is None else g * w
-            dx = rstd * (gw - gw.mean(dims, keepdim=True) - x_hat * (gw * x_hat).mean(dims, keepdim=True))
+            dx = _standardized_input_grad(g if w is None else g * w, x_hat, rstd, dims)
         if ctx.needs_input_grad[1]:
             dw = (g * x_hat).sum(batch_dims) if batch_dims else g * x_hat
         if ctx.needs_input_grad[2]:
@@ -149,4 +174,272 @@ class LayerNorm(Module):
                 f"bias={self.bias is not None}")
 
 
-__all__ = ["LayerNorm", "NativeLayerNorm", "layer_norm"]
+def _channel_dims(ndim: int) -> tuple[int, ...]:
+    """The dims batch norm averages over: all but the channels (dim 1): the batch, then the spatial dims."""
+    return (0, *range(2, ndim))
+
+
+def _per_channel(t: Tensor, ndim: int) -> Tensor:
+    """A (C,) tensor shaped (1, C, 1, ...) so that it broadcasts along dim 1 of an ``ndim``-dim input."""
+    return t.reshape(1, -1, *[1] * (ndim - 2))
+
+
+class NativeBatchNorm(Function):
+    """y = x_hat * w + b with x_hat = (x - mean) * rstd, one mean and rstd per channel (dim 1).
+
+    Training: mean and var are the batch's own, over every dim but the channels; the running statistics, if given,
+    move towards them in place (``running = (1 - momentum) * running + momentum * batch``, with the *unbiased*
+    batch variance, n/(n-1) times the biased one). Eval: mean and var are the running statistics, constants.
+
+    The derivatives (``E`` the mean over the batch and spatial dims; gw = g * w, or g without weight):
+
+        training:  dx = rstd * (gw - E[gw] - x_hat * E[gw * x_hat])   (x moves its own mean and variance)
+        eval:      dx = gw * rstd                                    (the statistics do not depend on x)
+        dw = sum of g * x_hat        db = sum of g                   (over the batch and spatial dims)
+
+    The running statistics get no gradient. The node keeps what PyTorch's keeps: ``_saved_input``,
+    ``_saved_weight``, ``_saved_running_mean``/``_saved_running_var`` (the buffers themselves),
+    ``_saved_result1``/``_saved_result2`` (the batch's mean and rstd; empty in eval), ``_saved_training``,
+    ``_saved_eps``.
+    """
+
+    node_name = "NativeBatchNormBackward0"
+    saved_names = ("input", "weight", "running_mean", "running_var", "result1", "result2")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, running: tuple,
+                training: bool, momentum: float, eps: float) -> np.ndarray:
+        # (the running statistics come in a tuple: as in PyTorch, they are no differentiable inputs, so no edges)
+        running_mean, running_var = running
+        a, dims = x._array, _channel_dims(x._array.ndim)
+        shape = (1, -1, *[1] * (a.ndim - 2))
+        if training:
+            mean, rstd = _moments(a, dims, eps)
+            saved = _wrap(mean.reshape(-1).astype(a.dtype)), _wrap(rstd.reshape(-1).astype(a.dtype))
+            n = a.size // max(a.shape[1], 1)
+            # (PyTorch updates the buffers without counting a new version: nothing saved them for a gradient)
+            for buffer, batch in ((running_mean, mean), (running_var, (1 / rstd**2 - eps) * n / max(n - 1, 1))):
+                if buffer is not None:
+                    b = buffer._array
+                    b[...] = ((1 - momentum) * b + momentum * batch.reshape(-1)).astype(b.dtype)
+        else:  # (running_mean and running_var: checked by batch_norm, present)
+            mean = running_mean._array.astype(np.float64).reshape(shape)
+            rstd = 1 / np.sqrt(running_var._array.astype(np.float64).reshape(shape) + eps)
+            saved = _wrap(np.zeros(0, a.dtype)), _wrap(np.zeros(0, a.dtype))
+        out = (a - mean) * rstd
+        if weight is not None:
+            out = out * weight._array.reshape(shape)
+        if bias is not None:
+            out = out + bias._array.reshape(shape)
+        ctx.save_for_backward(x, weight, running_mean, running_var, *saved)
+        ctx._saved_training, ctx._saved_eps = training, eps
+        return out.astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, w, running_mean, running_var, _, _ = ctx.saved_tensors
+        ndim, dims, eps = x.dim(), _channel_dims(x.dim()), ctx._saved_eps
+        if ctx._saved_training:
+            x_hat, rstd = _standardized(x, dims, eps)
+        else:
+            rstd = (_per_channel(running_var, ndim) + eps).rsqrt()
+            x_hat = (x - _per_channel(running_mean, ndim)) * rstd
+        dx = dw = db = None
+        if ctx.needs_input_grad[0]:
+            gw = g if w is None else g * _per_channel(w, ndim)
+            dx = _standardized_input_grad(gw, x_hat, rstd, dims) if ctx._saved_training else gw * rstd
+        if ctx.needs_input_grad[1]:
+            dw = (g * x_hat).sum(dims)
+        if ctx.needs_input_grad[2]:
+            db = g.sum(dims)
+        return dx, dw, db, None, None, None, None
+
+
+def _check_dtypes(input: Tensor, *params: Tensor | None) -> None:
+    """PyTorch's CPU kernels take weight, bias and running statistics of the input's dtype only."""
+    for p in params:
+        if p is not None and p._array.dtype != input._array.dtype:
+            if input._array.dtype == np.float32:
+                raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
+               bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dim 1) of ``input`` over the batch and spatial dims (see :class:`NativeBatchNorm`).
+
+    ``training=True`` uses the batch's statistics and updates ``running_mean``/``running_var`` in place (if given);
+    ``training=False`` uses them instead (then they are required)."""
+    if training:
+        size = input._array.shape
+        if int(np.prod(size)) // max(size[1] if len(size) > 1 else 1, 1) <= 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {Size(size)}")
+    stats = (("running_mean", running_mean), ("running_var", running_var))
+    for name, t in stats if not training else ():
+        if t is None:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    channels = input._array.shape[1] if input._array.ndim > 1 else 0
+    for name, t in (*stats, ("weight", weight), ("bias", bias)):
+        if t is not None and t._array.size != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t._array.size}")
+    elementwise._check_float_kernel(input._array, "batch_norm")
+    _check_dtypes(input, weight, bias, running_mean, running_var)
+    return NativeBatchNorm.apply(input, weight, bias, (running_mean, running_var), training, momentum, eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None, running_var: Tensor | None = None,
+                  weight: Tensor | None = None, bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel of each sample over its spatial dims (dims 2, 3, ...).
+
+    As PyTorch computes it: the input of shape (N, C, *spatial) is viewed as one sample of N*C channels and batch
+    normalised; weight, bias and the running statistics are repeated N times to match, and the running statistics
+    that come back are averaged over the N samples."""
+    size = input._array.shape
+    if use_input_stats and int(np.prod(size[2:], dtype=np.int64)) <= 1:
+        raise ValueError(f"Expected more than 1 spatial element when training, got input size {Size(size)}")
+    n, c = size[:2]
+    repeated = [t.repeat(n) if t is not None else None for t in (running_mean, running_var, weight, bias)]
+    out = batch_norm(input.reshape(1, n * c, *size[2:]), *repeated[:2], *repeated[2:], use_input_stats, momentum, eps)
+    for buffer, new in zip((running_mean, running_var), repeated[:2]):
+        if buffer is not None and use_input_stats:
+            buffer._array[...] = new._array.reshape(n, c).mean(0)
+    return out.view(size)
+
+
+class _NormBase(Module):
+    """What batch norm and instance norm layers share: ``num_features`` learnable weights (start at 1) and biases
+    (start at 0) if ``affine``, and, if ``track_running_stats``, three *buffers*: ``running_mean`` (starts at 0),
+    ``running_var`` (starts at 1) and ``num_batches_tracked`` (an int64 count). Buffers are state, not parameters:
+    no optimizer updates them and no gradient reaches them, but ``state_dict()`` saves them and ``.double()``
+    converts them."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None, *, bias: bool = True) -> None:
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        np_dtype = (dtype or float32).np
+        self.register_parameter("weight", Parameter(_wrap(np.ones(num_features, np_dtype))) if affine else None)
+        self.register_parameter("bias", Parameter(_wrap(np.zeros(num_features, np_dtype))) if affine and bias
+                                else None)
+        tracked = track_running_stats
+        self.register_buffer("running_mean", _wrap(np.zeros(num_features, np_dtype)) if tracked else None)
+        self.register_buffer("running_var", _wrap(np.ones(num_features, np_dtype)) if tracked else None)
+        self.register_buffer("num_batches_tracked", _wrap(np.zeros((), int64.np)) if tracked else None)
+
+    def reset_running_stats(self) -> None:
+        """Running mean back to 0, running variance back to 1, the count of batches back to 0."""
+        if self.track_running_stats:
+            self.running_mean.zero_()
+            self.running_var.fill_(1)
+            self.num_batches_tracked.zero_()
+
+    def reset_parameters(self) -> None:
+        """The running statistics reset, weight back to 1, bias back to 0."""
+        self.reset_running_stats()
+        if self.weight is not None:
+            init.ones_(self.weight)
+        if self.bias is not None:
+            init.zeros_(self.bias)
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        dims = self._input_dims
+        if input.dim() not in dims:
+            raise ValueError(f"expected {' or '.join(f'{d}D' for d in dims)} input (got {input.dim()}D input)")
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
+
+
+class _BatchNorm(_NormBase):
+    """Batch norm layer: in ``train()`` mode, normalise with the batch's statistics and update the running ones
+    (``momentum`` the weight of the new batch; ``momentum=None``: a plain average over all batches seen, counted by
+    ``num_batches_tracked``); in ``eval()`` mode, normalise with the running statistics (or, without
+    ``track_running_stats``, with the batch's own, always)."""
+
+    _input_dims: tuple[int, ...] = ()
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        factor = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats and self.num_batches_tracked is not None:
+            self.num_batches_tracked.add_(1)
+            if self.momentum is None:  # the cumulative average: the k-th batch weighs 1/k
+                factor = 1.0 / float(self.num_batches_tracked.item())
+        use_batch = self.training or (self.running_mean is None and self.running_var is None)
+        keep = not self.training or self.track_running_stats
+        return batch_norm(input, self.running_mean if keep else None, self.running_var if keep else None,
+                          self.weight, self.bias, use_batch, factor, self.eps)
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch norm over (N, C) or (N, C, L) inputs: one mean and variance per feature C."""
+
+    _input_dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch norm over (N, C, H, W) images: one mean and variance per channel C, over the batch and the pixels."""
+
+    _input_dims = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch norm over (N, C, D, H, W) volumes: one mean and variance per channel C."""
+
+    _input_dims = (5,)
+
+
+class _InstanceNorm(_NormBase):
+    """Instance norm layer: each sample's channels normalised over their own spatial dims. Unlike batch norm,
+    ``affine`` and ``track_running_stats`` are off by default; a sample without its batch dim is accepted too."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.1, affine: bool = False,
+                 track_running_stats: bool = False, device: Any = None, dtype: Any = None, *,
+                 bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype, bias=bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        self._check_input_dim(input)
+        unbatched = input.dim() == self._input_dims[0]
+        channel_dim = 0 if unbatched else 1
+        if input.shape[channel_dim] != self.num_features:
+            if self.affine:
+                raise ValueError(f"expected input's size at dim={channel_dim} to match num_features "
+                                 f"({self.num_features}), but got: {input.shape[channel_dim]}.")
+            warnings.warn(f"input's size at dim={channel_dim} does not match num_features. You can silence this "
+                          "warning by not passing in num_features, which is not used because affine=False",
+                          stacklevel=2)
+        x = input.unsqueeze(0) if unbatched else input
+        out = instance_norm(x, self.running_mean, self.running_var, self.weight, self.bias,
+                            self.training or not self.track_running_stats,
+                            0.0 if self.momentum is None else self.momentum, self.eps)
+        return out.squeeze(0) if unbatched else out
+
+
+class InstanceNorm1d(_InstanceNorm):
+    """Instance norm over (N, C, L) inputs (or one (C, L) sample)."""
+
+    _input_dims = (2, 3)
+
+
+class InstanceNorm2d(_InstanceNorm):
+    """Instance norm over (N, C, H, W) images (or one (C, H, W) image): each image's channels on their own."""
+
+    _input_dims = (3, 4)
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance norm over (N, C, D, H, W) volumes (or one (C, D, H, W) volume)."""
+
+    _input_dims = (4, 5)
+
+
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "LayerNorm", "NativeBatchNorm", "NativeLayerNorm", "batch_norm", "instance_norm", "layer_norm"]

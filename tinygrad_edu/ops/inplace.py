@@ -7,6 +7,7 @@ in the op's node, as in PyTorch.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -87,6 +88,7 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
         _saved_output_is_self(result, self)
     if recording and result.grad_fn is not None and self._base is not None:
         views.rebase(self, result.grad_fn)  # the base's history rewritten: CopySlices (ops/views.py)
+        _saved_output_is_the_view(result.grad_fn, self)
     elif recording and result.grad_fn is not None:  # (its retain_grad follows; its hooks stay with the old node)
         new_history(self, result.grad_fn, result._output_nr)
     if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
@@ -100,6 +102,36 @@ def _saved_output_is_self(result: Tensor, self: Tensor) -> None:
     for saved in getattr(result.grad_fn, "_saved", None) or ():
         if type(saved) is SavedTensor and saved.tensor is None and saved.counter is result._version_counter:
             saved.counter, saved.version = self._version_counter, self._version_counter[0]
+
+
+class SavedViewOutput(SavedTensor):
+    """What an in-place op on a view saved of its output (``relu_`` of ``b[0]``: its result), once the view's history
+    was rebuilt: unpacked, as in PyTorch, it has the view's history (``AsStridedBackward0`` <- ``CopySlices``), not
+    the op's own node, so differentiating the saved value again goes through the base's new history. The history is
+    held weakly (it leads back to the op's node: a strong reference would be a cycle), as PyTorch holds it."""
+
+    __slots__ = ("history",)
+
+    def unpack(self, node: Any, peek: bool = False) -> Tensor:
+        t = SavedTensor.unpack(self, node, peek)
+        history = self.history()
+        if history is not None:
+            t.grad_fn, t._output_nr = history, 0
+        return t
+
+
+def _saved_output_is_the_view(fn: Any, view: Tensor) -> None:
+    saved = getattr(fn, "_saved", None)
+    if not saved:
+        return
+    kept = list(saved)
+    for i, s in enumerate(saved):
+        if type(s) is SavedTensor and s.tensor is None and s.counter is view._version_counter:
+            kept[i] = moved = object.__new__(SavedViewOutput)
+            moved.array, moved.counter, moved.output_nr, moved.tensor, moved.version = \
+                s.array, s.counter, s.output_nr, None, s.version
+            moved.history = weakref.ref(view.grad_fn)
+    fn._saved = tuple(kept)
 
 
 UNARY_INPLACE = ("abs", "neg", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",

@@ -92,7 +92,8 @@ def _check_float(x: Tensor, name: str) -> None:
 
 
 class MaxAll(Function):
-    """max over all elements. If several elements tie, each gets an equal share of g (PyTorch's choice)."""
+    """max over all elements. If several elements tie, each gets an equal share of g (PyTorch's choice); if the max
+    is nan, the nans share it."""
 
     node_name = "MaxBackward1"
     saved_names = ("self", "result")
@@ -109,10 +110,16 @@ class MaxAll(Function):
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        x, result = ctx.saved_tensors
-        chosen = x._array == result._array
-        # g shared among the chosen, and exactly 0 elsewhere (masked: an infinite g must not give inf * 0 = nan)
-        return zero_where(~chosen, (g / float(chosen.sum())).expand(x._array.shape))
+        return _evenly_distributed(g, *ctx.saved_tensors)
+
+
+def _evenly_distributed(g: Tensor, x: Tensor, result: Tensor) -> Tensor:
+    """A reduction over all elements that picks one value (max, min, median): g split evenly among the elements
+    equal to it, or among the nans when it is nan (PyTorch's ``evenly_distribute_backward``)."""
+    r = result._array
+    chosen = np.isnan(x._array) if r.dtype.kind == "f" and np.isnan(r) else x._array == r
+    # g shared among the chosen, and exactly 0 elsewhere (masked: an infinite g must not give inf * 0 = nan)
+    return zero_where(~chosen, (g / float(chosen.sum())).expand(x._array.shape))
 
 
 class MinAll(MaxAll):
@@ -671,13 +678,19 @@ class Amax(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, result = ctx.saved_tensors
-        dims = ctx._saved_dim or tuple(range(x._array.ndim))
-        if not ctx._saved_keepdim:
-            kept = _kept_shape(x._array.shape, dims)
-            g, result = g.reshape(kept), result.reshape(kept)
-        mask = _wrap((result._array == x._array).astype(g._array.dtype))
-        # PyTorch's formula, (g / count) * mask: an infinite g gives nan at the places that are not maxima
-        return g / mask.sum(dims, keepdim=True) * mask, None, None
+        return _share_among_ties(g, x, result, ctx._saved_dim, ctx._saved_keepdim), None, None
+
+
+def _share_among_ties(g: Tensor, x: Tensor, result: Tensor, dims: tuple[int, ...], keepdim: bool) -> Tensor:
+    """amax's, amin's and aminmax's derivative: g split evenly among the elements equal to the result of their
+    slice (``dims``; all when empty), 0 elsewhere:  dx = g / count * (x == result)."""
+    dims = dims or tuple(range(x._array.ndim))
+    if not keepdim:
+        kept = _kept_shape(x._array.shape, dims)
+        g, result = g.reshape(kept), result.reshape(kept)
+    mask = _wrap((result._array == x._array).astype(g._array.dtype))
+    # PyTorch's formula, (g / count) * mask: an infinite g gives nan at the places that are not maxima
+    return g / mask.sum(dims, keepdim=True) * mask
 
 
 class Amin(Amax):
@@ -706,6 +719,58 @@ def amax(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tens
 def amin(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tensor:
     """``x.amin(dim)``: the smallest values over dim (all dims by default); see :class:`Amin`."""
     return Amin.apply(x, _reduction_dims(dim, x._array.ndim), keepdim)
+
+
+class Aminmax(Function):
+    """Both the smallest and the largest value, over one dim or all: ``(min, max)``, one node with two outputs.
+    Each output's gradient is shared among its ties as for amin and amax, and the two are added:
+
+        dx = g_min / count_min * (x == min)  +  g_max / count_max * (x == max)
+    """
+
+    node_name = "AminmaxBackward0"
+    saved_names = ("self", "min", "max")  # (and _saved_dim, _saved_keepdim)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int | None, keepdim: bool) -> tuple:
+        a = x._array
+        if dim is None and a.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        if dim is not None and a.ndim and a.shape[dim] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {dim} to have non-zero size.")
+        axis = dim if a.ndim else None
+        low, high = (_wrap(np.asarray(f(a, axis=axis, keepdims=keepdim))) for f in (np.min, np.max))
+        ctx.save_for_backward(x, low, high)
+        ctx._saved_dim, ctx._saved_keepdim = dim, keepdim
+        return low, high
+
+    @staticmethod
+    def backward(ctx: Any, g_min: Tensor, g_max: Tensor) -> tuple:
+        x, low, high = ctx.saved_tensors
+        dims = () if ctx._saved_dim is None or not x._array.ndim else (ctx._saved_dim,)
+        keepdim = ctx._saved_keepdim or ctx._saved_dim is None  # (over all dims: g is a scalar, it broadcasts)
+        dx = _share_among_ties(g_min, x, low, dims, keepdim) + _share_among_ties(g_max, x, high, dims, keepdim)
+        return dx, None, None
+
+
+class aminmax_return(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.aminmax)
+    min: Tensor
+    max: Tensor
+
+    def __repr__(self) -> str:
+        return f"tinygrad_edu.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
+
+
+aminmax_return.__name__ = "tinygrad_edu.return_types.aminmax"
+
+
+def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> aminmax_return:
+    """``x.aminmax()``: ``(min, max)`` of all elements, or along ``dim``, in one pass; ties share each gradient
+    (see :class:`Aminmax`). Unlike ``min(dim)``, no indices."""
+    if dim is not None:
+        dim = _dim(dim, builtins.max(input._array.ndim, 1))
+    return aminmax_return(*Aminmax.apply(input, dim, keepdim))
 
 
 # ------------------------------------------------------------------------------------------------ cumprod, diff
@@ -829,21 +894,19 @@ class Median(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        a = x._array.reshape(-1)
-        if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
-            result = np.asarray(np.nan, dtype=a.dtype)
-        else:
-            result = np.asarray(np.sort(a, kind="stable")[(a.size - 1) // 2])
-        result = _wrap(result)
+        result = _wrap(ctx._forward_cls._value(x._array.reshape(-1)))
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
+    def _value(a: np.ndarray) -> np.ndarray:
+        if a.size == 0 or (a.dtype.kind == "f" and np.isnan(a).any()):
+            return np.asarray(np.nan, dtype=a.dtype)
+        return np.asarray(np.sort(a, kind="stable")[(a.size - 1) // 2])
+
+    @staticmethod
     def backward(ctx: Any, g: Tensor) -> Tensor:
-        x, result = ctx.saved_tensors
-        r = result._array
-        chosen = np.isnan(x._array) if r.dtype.kind == "f" and np.isnan(r) else x._array == r
-        return zero_where(~chosen, (g / float(chosen.sum())).expand(x._array.shape))
+        return _evenly_distributed(g, *ctx.saved_tensors)
 
 
 class MedianDim(MaxDim):
@@ -871,12 +934,54 @@ class median_return(max_return):  # noqa: N801
 def median(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     """``x.median()``: the middle value (the lower middle for an even count); ``x.median(dim)``: (values,
     indices) along dim."""
+    return _median(x, dim, keepdim, Median, MedianDim, median_return)
+
+
+def _median(x: Tensor, dim: int | None, keepdim: bool, whole: type, along: type, returns: type) -> Any:
     if dim is None:
-        return Median.apply(x)
+        return whole.apply(x)
     a = x._array
     if a.ndim and a.shape[_dim(dim, a.ndim)] == 0:
         raise IndexError(f"median(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
-    return median_return(*MedianDim.apply(x, dim, keepdim))
+    return returns(*along.apply(x, dim, keepdim))
+
+
+class Nanmedian(Median):
+    """The median of the elements that are not nan (nan only if all are): ``median`` that skips missing values.
+    Ties share the gradient evenly, as for :class:`Median` (all-nan: the nans share it)."""
+
+    node_name = "NanmedianBackward0"
+
+    @staticmethod
+    def _value(a: np.ndarray) -> np.ndarray:
+        if a.dtype.kind == "f":
+            a = a[~np.isnan(a)]
+        return np.asarray(np.sort(a, kind="stable")[(a.size - 1) // 2] if a.size else np.nan, dtype=a.dtype)
+
+
+class NanmedianDim(MedianDim):
+    """The median of each slice along a dimension, nans left out, with its index: (values, indices); the gradient
+    goes to that index. (A slice of nans only gives nan and the index of its first nan: PyTorch's index there is
+    whatever its selection algorithm leaves, the first one for up to three nans.)"""
+
+    node_name = "NanmedianBackward1"
+
+    @staticmethod
+    def _arg(a: np.ndarray, axis: int) -> np.ndarray:
+        order = np.argsort(a, axis=axis, kind="stable")  # nan sorts last: the first `count` are the numbers
+        count = (~np.isnan(a)).sum(axis=axis, keepdims=True) if a.dtype.kind == "f" else a.shape[axis]
+        middle = np.maximum((count - 1) // 2, 0) * np.ones_like(np.take(order, [0], axis=axis))
+        return np.take_along_axis(order, middle, axis=axis).squeeze(axis)
+
+
+class nanmedian_return(max_return):  # noqa: N801
+    _name = "nanmedian"
+
+
+def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
+    """``x.nanmedian()``: the median of the values that are not nan (``median`` gives nan as soon as one is);
+    ``x.nanmedian(dim)``: (values, indices) along dim."""
+    return _median(x, dim, keepdim, Nanmedian, NanmedianDim, nanmedian_return)
 
 
 # ------------------------------------------------------------------------------------------------ var_mean, std_mean

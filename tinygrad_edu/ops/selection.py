@@ -20,8 +20,9 @@ from .. import _messages as M
 from .._checks import broadcast_shapes
 from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
-from ..core.function import Function, broadcast_from
+from ..core.function import RESULT, Function, broadcast_from
 from ..core.function import wrap as _wrap
+from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
@@ -362,23 +363,24 @@ def _along_first(a: np.ndarray, dim: int) -> np.ndarray:
 
 
 def _vector_index(op: str, index: Tensor) -> np.ndarray:
-    """A 1-D (or 0-d) int32/int64 index for index_select, index_add_, index_fill_. Each of the three words its
+    """A 1-D (or 0-d) int32/int64 index for index_select, index_add_, index_fill_, index_reduce_. Each words its
     refusals its own way in PyTorch (index_fill_ even takes int64 only), and so do we."""
     if not isinstance(index, Tensor):
         raise TypeError(f"{op}(): argument 'index' must be Tensor, not {type(index).__name__}")
     a = index._array
     if op == "index_fill_" and a.dtype != np.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    long = op in ("index_add_", "index_reduce_")  # (these two say more)
     if a.dtype not in (np.int32, np.int64):
         name = LEGACY_NAMES[index.dtype].removesuffix("Tensor")
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {name}"
-                           if op == "index_add_" else f"{op}(): Expected dtype int32 or int64 for index")
+        raise RuntimeError(f"{op}(): Expected dtype int32/int64 for index but got: {name}"
+                           if long else f"{op}(): Expected dtype int32 or int64 for index")
     if a.ndim > 1:
         if op == "index_fill_":
             raise RuntimeError("Index has to be a vector/scalar")
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {a.ndim} with type: "
+        raise IndexError(f"{op}(): Index is supposed to be a vector, but got dim: {a.ndim} with type: "
                          f"{LEGACY_NAMES[index.dtype].removesuffix('Tensor')} and size: {list(a.shape)}"
-                         if op == "index_add_" else f"{op}(): Index is supposed to be a vector")
+                         if long else f"{op}(): Index is supposed to be a vector")
     return a.reshape(-1).astype(np.int64, copy=False)
 
 
@@ -662,21 +664,46 @@ class Trace(Function):
         return index_fill(flat, 0, places, g).view(rows, cols)
 
 
+class DelayedErrorFunction(Function):
+    """The identity, whose backward raises the message it was made with: an error that waits until something
+    differentiates through it (PyTorch's ``DelayedError``; its node is ``Error``)."""
+
+    node_name = "Error"
+
+    @staticmethod
+    def forward(ctx: Any, message: str, *tensors: Tensor) -> tuple:
+        ctx.message = message
+        return tuple(t._array for t in tensors)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor | None) -> tuple:
+        raise RuntimeError(ctx.message)
+
+
 class ScatterReduce(Function):
     """``x.scatter_reduce(dim, index, src, reduce)``: each src element is combined, by ``reduce`` ("sum", "prod",
     "mean", "amax", "amin"), into the place index names along ``dim``; with ``include_self=False`` the places
     named start from src's elements alone (x's old value there is left out). Places not named keep x's value.
 
-    The gradient (as PyTorch's): sum: dx = g where x was included, dsrc = g.gather(dim, index); mean: the same,
-    divided by how many values each place averaged; prod: g * result / value, for x and for src (values 0 are not
-    treated specially here: their gradient is nan, where PyTorch computes the product of the others); amax, amin:
-    g shared equally among the values equal to the result (x's and src's; x's counted in the share even when left
-    out, as PyTorch counts it).
+    The gradient (as PyTorch's), each value's share of g at its place:
+
+    - sum: dx = g where x was included, dsrc = g.gather(dim, index); mean: the same, divided by how many values
+      each place averaged;
+    - prod: each value gets g times the product of the *other* values at its place: result / value where the value
+      is not 0; where it is, the product recomputed with that 0 taken as 1 (so a single zero gets the product of
+      the rest, and a place with two zeros gives 0 to all). That recomputed product depends on src in a way
+      PyTorch does not differentiate: when two zeros of src meet at a place, differentiating dsrc again raises
+      (its node is ``Error``);
+    - amax, amin: g shared equally among the values equal to the result (x's and src's; x's counted in the share
+      even when left out, as PyTorch counts it).
     """
 
     node_name = "ScatterReduceBackward0"
+    saved_names = ("self", "src", "result")
     _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
     _START = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}
+    _TWO_ZEROS = ("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to the "
+                  "same position in self")
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Tensor, reduce: str,
@@ -691,32 +718,45 @@ class ScatterReduce(Function):
         if reduce == "mean":
             count = named + include_self
             out = np.where(named > 0, out / np.maximum(count, 1), out).astype(out.dtype)
-        ctx.save_for_backward(x, src)
+        ctx.save_for_backward(x, src, RESULT)  # (the result itself: create_graph differentiates through it)
         ctx.dim, ctx.index, ctx.reduce, ctx.include_self, ctx.named = dim, index, reduce, include_self, named
-        ctx.result = out
+        ctx._saved_dim, ctx._saved_reduce, ctx._saved_include_self = dim, reduce, include_self  # (what PyTorch shows)
         return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        x, src = ctx.saved_tensors
+        x, src, result = ctx.saved_tensors
         named = _wrap(ctx.named > 0)
         kept = _wrap(np.ones(ctx.named.shape, dtype=bool)) if ctx.include_self else ~named  # x's value still in
-        result, reduce = _wrap(ctx.result), ctx.reduce
+        reduce, dim, index = ctx.reduce, ctx.dim, ctx.index
         if reduce in ("sum", "mean"):
             per_value = g / _wrap((ctx.named + ctx.include_self).clip(1).astype(g._array.dtype)) \
                 if reduce == "mean" else g
-            dx, dsrc = per_value.masked_fill(~kept, 0), Gather.apply(per_value, ctx.dim, ctx.index)
+            dx, dsrc = per_value.masked_fill(~kept, 0), Gather.apply(per_value, dim, index)
         elif reduce == "prod":
-            dx = (g * result / x).masked_fill(~kept, 0)
-            dsrc = Gather.apply(g * result, ctx.dim, ctx.index) / src
+            def again(x: Tensor, src: Tensor) -> Tensor:  # the product again, with some values taken as 1
+                return ctx._forward_cls.apply(x, dim, index, src, "prod", ctx.include_self)
+
+            nonzero_x = x.masked_fill(x == 0, 1)
+            dx = g * again(nonzero_x, src) / nonzero_x
+            dx = dx if ctx.include_self else dx.masked_fill(~kept, 0)
+            src_zero = src == 0
+            zeros = ScatterAdd.apply(_zeros(x._array.shape, g._array.dtype), dim, index,
+                                     _wrap(src_zero._array.astype(g._array.dtype)))
+            zeros_there = Gather.apply(zeros, dim, index)  # how many zeros of src share each value's place
+            alone = src_zero & (zeros_there == 1)
+            dsrc = where(alone, Gather.apply(g * again(x, src.masked_fill(alone, 1)), dim, index),
+                         Gather.apply(g * result, dim, index) / src.masked_fill(src_zero, 1))
+            if GradMode.enabled and (zeros_there._array > 1).any():
+                dsrc = DelayedErrorFunction.apply(ctx._forward_cls._TWO_ZEROS, dsrc)[0]
         else:  # amax, amin: shared among the values that are the result (x's counted even if left out: PyTorch's)
             x_is = x == result
-            src_is = src == Gather.apply(result, ctx.dim, ctx.index)
+            src_is = src == Gather.apply(result, dim, index)
             ties = _wrap(x_is._array.astype(g._array.dtype))
-            ties = ScatterAdd.apply(ties, ctx.dim, ctx.index, _wrap(src_is._array.astype(g._array.dtype)))
+            ties = ScatterAdd.apply(ties, dim, index, _wrap(src_is._array.astype(g._array.dtype)))
             share = g / ties.masked_fill(ties == 0, 1)
             dx = share.masked_fill(~(x_is & kept), 0)
-            dsrc = Gather.apply(share, ctx.dim, ctx.index).masked_fill(~src_is, 0)
+            dsrc = Gather.apply(share, dim, index).masked_fill(~src_is, 0)
         return (dx if ctx.needs_input_grad[0] else None, None, None, dsrc if ctx.needs_input_grad[3] else None,
                 None, None)
 
@@ -729,4 +769,55 @@ def scatter_reduce(x: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str,
     idx = _index_array("scatter_reduce", index)
     dim = _dim(dim, x._array.ndim)
     _check_along("scatter_reduce", x._array.shape, dim, idx, src._array.shape)
-    return ScatterReduce.apply(x, dim, idx, src, reduce, include_self)
+    out = ScatterReduce.apply(x, dim, idx, src, reduce, include_self)
+    if out.grad_fn is not None:
+        out.grad_fn._saved_index = index
+    return out
+class IndexReduce(ScatterReduce):
+    """``x.index_reduce(dim, index, source, reduce)``: source's i-th slice along ``dim`` combined, by ``reduce``
+    ("prod", "mean", "amax", "amin"), into x's slice ``index[i]``; ``include_self=False`` leaves x's old values out
+    of the slices index names. It is scatter_reduce with the 1-D index spread over source's shape (each element of
+    source's slice i goes to slice index[i]), and so is its gradient (see :class:`ScatterReduce`)."""
+
+    node_name = "IndexReduceBackward0"
+    saved_names = ("self", "source", "result")
+    _TWO_ZEROS = ("index_reduce(): Double backward is unsupported for source when >1 zeros in source are scattered to "
+                  "the same position in self")
+
+
+def index_reduce(x: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:
+    """A copy of x with source's slices along ``dim`` combined into the slices ``index`` names (see
+    :class:`IndexReduce`). PyTorch calls it beta, and warns once."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    idx = _vector_index("index_reduce_", index)
+    a, src = x._array, source._array
+    dim = _dim(dim, a.ndim)
+    if src.ndim and dim >= src.ndim:
+        raise RuntimeError(f"index_reduce_(): Indexing dim {dim} is out of bounds of the source tensor with dim "
+                           f"{src.ndim}")
+    n_src = src.shape[dim] if src.ndim else 1
+    if len(idx) != n_src:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({len(idx)}) should be equal to source.size(dim): "
+                           f"({n_src}), for dim: {dim}")
+    if src.ndim != a.ndim or any(m != n for d, (m, n) in enumerate(zip(a.shape, src.shape)) if d != dim):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. Got "
+                           f"self.shape = {list(a.shape)} source.shape = {list(src.shape)}")
+    if src.dtype != a.dtype:
+        names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (x, source)]
+        raise RuntimeError(f"index_reduce_(): self ({names[0]}) and source ({names[1]}) must have the same scalar "
+                           "type")
+    if ((idx < 0) | (idx >= (a.shape[dim] if a.ndim else 1))).any():
+        raise IndexError("index out of range in self")
+    M.warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
+    along = [1] * src.ndim
+    if src.ndim:
+        along[dim] = -1
+    spread = np.broadcast_to(idx.reshape(along), src.shape)  # source[..., i, ...] goes to x[..., index[i], ...]
+    out = IndexReduce.apply(x, dim, spread, source, reduce, include_self)
+    if out.grad_fn is not None:
+        out.grad_fn._saved_index = index
+    return out
+
+

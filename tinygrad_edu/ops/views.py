@@ -168,15 +168,18 @@ def rebase(view: Tensor, fn: Any) -> None:
 
 def regrow(view: Tensor) -> None:
     """A view whose base changed in place since its history was recorded: its history is now the part it covers of
-    the base's (``AsStridedBackward0``), if the base has one and the view was made while recording. A view made
-    otherwise (in no_grad mode, by a custom Function...) with a history or a base that requires grad is refused, as
-    PyTorch refuses it when its history is asked for: which history should it have?"""
+    the base's (``AsStridedBackward0``), if the base has one and the view was made while recording; with view replay
+    on, the ops that made the view, made again on the base's new history (``replayed``). A view made otherwise (in
+    no_grad mode, by a custom Function...) with a history or a base that requires grad is refused, as PyTorch refuses
+    it when its history is asked for: which history should it have?"""
     base = view._base
     if refused(view):
         raise RuntimeError(M.view_inplace(view._view_made, view.grad_fn, view._output_nr, indirect=True))
     view._view_version = view._version_counter[0]
     if base._requires_grad and view._view_made is None:
-        new_history(view, _node(AsStrided, (gradient_edge(base),), Geometry(base._array, view._array)), 0)
+        edge = gradient_edge(base)
+        replay = replayed(view, edge) if REPLAY[0] else None
+        new_history(view, replay or _node(AsStrided, (edge,), Geometry(base._array, view._array)), 0)
 
 
 def refused(view: Tensor) -> bool:
@@ -232,6 +235,30 @@ def custom_outputs(ctx: Any, args: tuple, raw: tuple, results: list, record: boo
     for r in results if differentiable > 1 else ():
         if isinstance(r, T) and r._base is not None:
             r._view_made = "multi"
+
+
+REPLAY = [False]  # autograd._force_original_view_tracking's switch (off: PyTorch's default)
+
+
+def replayed(view: Tensor, edge: tuple) -> Any:
+    """View replay: the view's history made again on top of its base's new one (``ViewBackward0`` <- ``CopySlices``
+    rather than ``AsStridedBackward0`` <- ``CopySlices``), as PyTorch does with ``_force_original_view_tracking``.
+    The view's own history is a chain of view nodes down to its base (``x.clone().t()[1]``: SelectBackward0 <-
+    TBackward0 <- CloneBackward0); each is copied, linked to the copy below it, the lowest to ``edge``. A view
+    node's backward needs only what it kept (sizes, dims), not its input, so the copies compute the same gradients.
+    None when the history is not such a chain (one of several views, a learner's Function, already AsStrided)."""
+    chain, node = [], view.grad_fn
+    while getattr(getattr(node, "_forward_cls", None), "is_view", False):
+        if getattr(node, "_num_outputs", 1) != 1:
+            return None
+        chain.append(node)
+        node = node.next_functions[0][0]
+    for old in reversed(chain):
+        new = object.__new__(type(old))
+        new.__dict__.update({k: v for k, v in old.__dict__.items() if "hook" not in k})  # (not the old one's hooks)
+        new._seq, new.next_functions = next(_sequence_nr), (edge, *old.next_functions[1:])
+        edge = (new, 0)
+    return edge[0] if chain else None
 
 
 def base_requires_grad(t: Tensor) -> bool:
