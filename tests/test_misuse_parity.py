@@ -463,6 +463,14 @@ def array_requires_grad(lib: ModuleType) -> Any:
 
 
 @case
+def array_requires_grad_in_no_grad(lib: ModuleType) -> Any:
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings(), lib.no_grad():  # (plotting inside no_grad: allowed, as x.numpy() is there)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return np.array(w).tolist(), np.array(w[:1]).tolist(), w[:1].numpy().tolist()
+
+
+@case
 def len_scalar(lib: ModuleType) -> Any:
     len(lib.tensor(1.0))
 

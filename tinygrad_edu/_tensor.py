@@ -204,8 +204,8 @@ class Tensor(_core.Tensor):
         return self._array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        if self._requires_grad:  # np.array(x), plt.plot(x): as x.numpy(), refused for a tensor in a graph
-            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
+        if self._requires_grad and GradMode.enabled:  # np.array(x), plt.plot(x): as x.numpy(), refused while grad
+            raise RuntimeError(M.NUMPY_REQUIRES_GRAD)  # mode is on for a tensor that requires grad (no_grad: allowed)
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
