@@ -72,6 +72,7 @@ class T(Function):
 
     node_name = "TBackward0"
     is_view = True
+    silent = True  # (a view computes nothing: no floating-point warning to turn off)
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> np.ndarray:
