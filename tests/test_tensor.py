@@ -614,3 +614,15 @@ def test_expand_reports_the_last_misfit_dimension() -> None:
     raises(lambda lib: lib.ones(3, 4).expand(2, 3), RuntimeError,
            "The expanded size of the tensor (3) must match the existing size (4) at non-singleton dimension 1.  "
            "Target sizes: [2, 3].  Tensor sizes: [3, 4]")
+
+
+def test_a_size_that_is_not_an_integer_is_refused_not_truncated() -> None:
+    """``x.view(n / 2, -1)`` (a float from ``/``) is a TypeError, as in PyTorch; it used to become ``view(2, -1)``
+    silently. Integer-valued sizes of any kind still work: numpy integers, 0-d integer tensors, ``Size``."""
+    import numpy as np
+
+    x = tg.ones(4)
+    for shaped in (lambda: x.view(4 / 2, -1), lambda: x.reshape(2.0, 2), lambda: x.expand(2.5)):
+        with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+            shaped()
+    assert x.view(np.int64(2), 2).shape == x.view(tg.tensor(2), -1).shape == x.view(tg.Size([2, 2])).shape == (2, 2)

@@ -20,6 +20,7 @@ subclass of this one, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``; ev
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -290,6 +291,6 @@ def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
 
 
 def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:
-    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
-    return tuple(int(s) for s in (shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
+    """Accept both ``view(2, 3)`` and ``view((2, 3))``; sizes are integers (``view(n / 2)`` is a TypeError)."""
+    return tuple(map(operator.index, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape))
 
