@@ -132,6 +132,10 @@ def tensor_list(function: str, tensors: Any, tensor: type) -> None:
 
 # -- what PyTorch says where numpy refuses an op's arguments (a ValueError): ``Function.refusal`` ------------------
 def broadcast_refusal(x: Any, y: Any, *rest: Any) -> None:
+    """What numpy refused in a two-input op, as PyTorch says it: shapes that do not broadcast, or (the one op numpy
+    refuses for two bool arrays) subtraction."""
+    if x._array.dtype == np.bool_ and y._array.dtype == np.bool_:
+        raise RuntimeError(M.BOOL_SUBTRACTION)
     broadcast_shapes(x._array.shape, y._array.shape)
 
 

@@ -389,7 +389,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
         GradMode.enabled, GradMode.dual = False, None  # forward's own tensor ops are not recorded, nor give tangents
         try:
             out = cls._forward_with_ctx(ctx, *args)
-        except ValueError:
+        except (ValueError, TypeError):  # numpy refused (shapes that do not broadcast, bool - bool ...)
             if cls.refusal is not None:
                 cls.refusal(*args)
             raise
