@@ -80,6 +80,8 @@ CASES: dict[str, tuple[list[np.ndarray], Callable[..., tg.Tensor]]] = {
     "ReshapeAliasBackward0": ([anywhere(2, 3)], lambda a: D.ReshapeAlias.apply(a, (6,))),
     "UnsafeViewBackward0": ([anywhere(2, 3)], lambda a: D.UnsafeView.apply(a, (3, 2))),
     "ExpandBackward0": ([anywhere(3, 1)], lambda a: D.Expand.apply(a, (2, 3, 4))),
+    "UnsqueezeBackward0": ([anywhere(2, 3)], lambda a: D.Unsqueeze.apply(a, 1)),
+    "SqueezeBackward1": ([anywhere(2, 1, 3)], lambda a: D.SqueezeDim.apply(a, 1)),
     "CloneBackward0": ([anywhere(3)], lambda a: D.Clone.apply(a)),
     "ToCopyBackward0": ([anywhere(3)], lambda a: D.ToCopy.apply(a, np.dtype(np.float32))),
     "SumBackward0": ([anywhere(2, 3)], lambda a: D.Sum.apply(a)),

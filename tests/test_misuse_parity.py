@@ -3834,9 +3834,6 @@ ONCE = {"backward_create_graph_warning"}
 DIFFERS = {
     "fn_forward_returns_numpy": "a learner's forward returning a numpy array gets it wrapped as a tensor",
     "fn_saved_tensors_in_forward": "ctx.saved_tensors inside forward gives what was saved (PyTorch: nothing yet)",
-    "reshape_negative": "numpy takes any negative size as 'infer this one'; checking costs every reshape",
-    "bool_minus_number": "bool - 1 computes as numpy does; the check would sit on subtraction's hot path",
-    "number_minus_bool": "1 - bool computes as numpy does; the check would sit on subtraction's hot path",
     "sum_int_dtype_arg": "sum(dtype='float'): a dtype given as a string is read as a device",
 }
 

@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, oracle, raises
 
 
 def lazy_linear(lib: ModuleType) -> Any:
@@ -287,3 +287,22 @@ def test_cuda_methods_refuse_as_moving_to_cuda_does() -> None:
         tg.ones(2).cuda(1)
     with pytest.raises(RuntimeError, match=r"runs on the CPU only; cannot move a module to 'cuda'"):
         tg.nn.Linear(1, 1).cuda()
+
+
+@pytest.mark.parametrize("call", [lambda lib: lib.ones(2).cuda(), lambda lib: lib.zeros(2, device="cuda"),
+                                  lambda lib: lib.ones(2).to("cuda:0"), lambda lib: lib.nn.Linear(1, 1).cuda()])
+def test_asking_for_the_gpu_is_an_assertion_error_as_in_pytorch_without_cuda(call: Any) -> None:
+    """Code written for a GPU may catch PyTorch's AssertionError: it catches ours, which prints as PyTorch's
+    (``AssertionError: ...``) and is a RuntimeError too, as every other refused device."""
+    import traceback
+
+    import tinygrad_edu as tg
+
+    for lib in (tg, oracle()):
+        if lib is not None:
+            with pytest.raises(AssertionError) as caught:
+                call(lib)
+    with pytest.raises(RuntimeError) as caught:
+        call(tg)
+    assert traceback.format_exception_only(caught.value)[-1].startswith(
+        "AssertionError: tinygrad_edu runs on the CPU only")

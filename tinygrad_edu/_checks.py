@@ -31,6 +31,18 @@ def wrap_dim(d: int, ndim: int) -> int:
     return d % n
 
 
+def view_sizes(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The sizes of a view or reshape, refused as PyTorch refuses a negative one but a single -1 (numpy would take
+    any negative size as "work this one out")."""
+    if min(shape, default=0) < -1:
+        for i, s in enumerate(shape):  # (in order: a second -1 before the bad size is the first error)
+            if s == -1 and -1 in shape[:i]:
+                raise RuntimeError("only one dimension can be inferred")
+            if s < -1:
+                raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape [{shape_list(shape)}]")
+    return shape
+
+
 def infer_shape(shape: tuple[int, ...], numel: int) -> tuple[int, ...]:
     """``shape`` with its -1 (if any) worked out from the number of elements."""
     if shape.count(-1) > 1:
@@ -132,11 +144,29 @@ def tensor_list(function: str, tensors: Any, tensor: type) -> None:
 
 # -- what PyTorch says where numpy refuses an op's arguments (a ValueError): ``Function.refusal`` ------------------
 def broadcast_refusal(x: Any, y: Any, *rest: Any) -> None:
-    """What numpy refused in a two-input op, as PyTorch says it: shapes that do not broadcast, or (the one op numpy
-    refuses for two bool arrays) subtraction."""
-    if x._array.dtype == np.bool_ and y._array.dtype == np.bool_:
-        raise RuntimeError(M.BOOL_SUBTRACTION)
+    """What numpy refused in a two-input op, as PyTorch says it: shapes that do not broadcast."""
     broadcast_shapes(x._array.shape, y._array.shape)
+
+
+def subtraction_refusal(x: Any, y: Any, *rest: Any) -> None:
+    """``a - b`` with a bool tensor (or a Python bool) on either side: numpy computes ``bool - 1`` and refuses
+    only two bools; PyTorch refuses both, pointing to ``~`` for a mask."""
+    bools = (x._array.dtype == np.bool_) + (y._array.dtype == np.bool_)
+    if bools:
+        raise RuntimeError(M.BOOL_SUBTRACTION if bools == 2 else M.BOOL_SUBTRACTION_ONE)
+    broadcast_refusal(x, y)
+
+
+def each_once(dims: tuple[int, ...]) -> tuple[int, ...]:
+    """``dims`` (counted from 0), if none is given twice: ``x.sum((1, 1))`` is refused."""
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return dims
+
+
+def dims_refusal(x: Any, dim: tuple[int, ...], *rest: Any) -> None:
+    each_once(dim)  # a reduction's dims that numpy refused
 
 
 def view_refusal(x: Any, shape: tuple[int, ...]) -> None:

@@ -5,6 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 
+class NoCudaError(AssertionError, RuntimeError):
+    """Asking for the GPU (``x.cuda()``, ``x.to("cuda")``, ``zeros(2, device="cuda")``). PyTorch built without CUDA
+    raises AssertionError ("Torch not compiled with CUDA enabled"), which code written for a GPU may catch; this
+    error is one, and a RuntimeError as every other refused device is. It prints as PyTorch's does,
+    ``AssertionError: ...``, with a message that says there is no GPU here."""
+
+
+NoCudaError.__module__, NoCudaError.__name__, NoCudaError.__qualname__ = "builtins", "AssertionError", "AssertionError"
+
+
+def refuse(kind: str, message: str) -> None:
+    """Refuse a device that is not the CPU: ``NoCudaError`` for the GPU, RuntimeError for any other."""
+    raise (NoCudaError if kind == "cuda" else RuntimeError)(message)
+
+
 class device:  # noqa: N801  (PyTorch's name)
     """Where a tensor's numbers live: ``device("cpu")``, printed ``cpu``.
 
@@ -19,7 +34,7 @@ class device:  # noqa: N801  (PyTorch's name)
         kind, _, number = str(type).partition(":")
         known_type(kind)
         if kind != "cpu":
-            raise RuntimeError(f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
+            refuse(kind, f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
         self.type = kind
         self.index = int(number) if number else index
 

@@ -145,8 +145,8 @@ def requested(args: tuple, wanted: Any, tensor: type) -> np.dtype | None:
         elif isinstance(a, tensor):
             wanted = a.dtype
         elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
-            _device.known_type(str(a).partition(":")[0])  # (x.to("float"): no device, and no dtype either)
-            raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
+            _device.known_type(kind := str(a).partition(":")[0])  # (x.to("float"): no device, and no dtype either)
+            _device.refuse(kind, f"tinygrad_edu runs on the CPU only; cannot move a tensor to '{a}'")
     return None if wanted is None else wanted.np if isinstance(wanted, dtype) else np.dtype(wanted)
 
 
@@ -162,8 +162,11 @@ def binary_result_type(x: Any, y: Any) -> np.dtype:
     return result_type(x._array, y._array)
 
 
-def promoted(x: Any, y: Any) -> list[np.ndarray]:
-    """Two tensors' arrays in the dtype PyTorch computes them in together (``binary_result_type``)."""
+def promoted(x: Any, y: Any, refusal: Any = None) -> list[np.ndarray]:
+    """Two tensors' arrays in the dtype PyTorch computes them in together (``binary_result_type``). With a bool,
+    the op's ``refusal`` is asked first: numpy computes ``bool - 1``, PyTorch refuses it."""
+    if refusal is not None and np.bool_ in (x._array.dtype, y._array.dtype):
+        refusal(x, y)
     dt = binary_result_type(x, y)
     return [x._array.astype(dt, copy=False), y._array.astype(dt, copy=False)]
 

@@ -212,6 +212,8 @@ GRAD_ASSIGN_SIZE = ("attempting to assign a gradient of size '{}' to a tensor of
                     "gradient and the tensor are the same size")
 BOOL_SUBTRACTION = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                     "`logical_xor()` operator instead.")
+BOOL_SUBTRACTION_ONE = ("Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                        "invert a mask, use the `~` or `logical_not()` operator instead.")
 NEGATION_OF_BOOL = ("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
                     "mask, use the `~` or `logical_not()` operator instead.")
 

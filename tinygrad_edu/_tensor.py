@@ -123,6 +123,8 @@ class Tensor(_core.Tensor):
 
     # -- ops of the core's derivative table with a number on the left, or another spelling -------------------------
     def __rsub__(self, other: Any) -> Tensor:  # c - x: in x's dtype, or float32 for a float c and an integer x
+        if self._array.dtype == np.bool_ or isinstance(other, (bool, np.bool_)):  # (PyTorch refuses, as for x - c)
+            _checks.subtraction_refusal(self, _core._as_tensor(other))
         return other - self if isinstance(other, Tensor) else _derivatives.Rsub.apply(
             self.to(_dtype.number_dtype(other, self._array.dtype)), other)
 
@@ -538,8 +540,7 @@ class Tensor(_core.Tensor):
 
     squeeze = shape.squeeze
 
-    def unsqueeze(self, dim: int) -> Tensor:
-        return shape.Unsqueeze.apply(self, dim)
+    unsqueeze = shape.unsqueeze
 
     def expand_as(self, other: Tensor) -> Tensor:
         return self.expand(other._array.shape)

@@ -85,7 +85,7 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
         if broadcast and ctx._seq >= 0 and (arrays[0].shape != arrays[1].shape or arrays[0].dtype != arrays[1].dtype):
             broadcast_from(ctx, values[0], values[1])  # (recorded: the mechanism will undo it, in backward)
         if broadcast and arrays[0].dtype != arrays[1].dtype:  # int64 * float32 computes in float32
-            arrays[:2] = promoted(values[0], values[1])
+            arrays[:2] = promoted(values[0], values[1], fn.refusal)
         elif floating and arrays[0].dtype.kind != "f":
             arrays[0] = arrays[0].astype(np.float32)
         if ctx._seq >= 0:  # recorded: what the formulas of the inputs that need a gradient name
@@ -126,7 +126,7 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
 
     name = node.removesuffix("Backward0").removesuffix("Backward1").removesuffix("Backward2")
     fn = type(name, (Function,), {"node_name": node, "saved_names": saved_names, "is_view": view, "silent": silent,
-                                  "refusal": C.broadcast_refusal if broadcast else refusal,
+                                  "refusal": refusal or (C.broadcast_refusal if broadcast else None),
                                   "forward": staticmethod(run_forward), "backward": staticmethod(run_backward),
                                   "formulas": formulas, "_jvp": staticmethod(run_jvp),
                                   "__module__": __name__})
@@ -167,14 +167,15 @@ def _rpow_grad(grad: Any, exponent: Any, result: Any, c: float) -> Any:
     return zero_where(exponent._array >= 0, dy) if c == 0 else dy  # 0**y is flat for y >= 0
 
 
-def kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[int, ...]:
-    """The shape of a reduction's result with keepdim=True: the reduced dimensions (all, for None) become 1."""
-    return tuple(1 if dims is None or i in dims else n for i, n in enumerate(shape))
+def _one(shape: tuple[int, ...], dim: int) -> bool:
+    return shape[dim:dim + 1] == (1,)  # is dimension dim there, of size 1? (squeeze(dim) removes only such a one)
 
 
 def _unreduce(grad: Any, shape: tuple[int, ...], dim: tuple[int, ...], keepdim: bool) -> Any:
     """A reduction's gradient spread back over what was reduced: its dimensions back (size 1), expanded."""
-    return (grad if keepdim else View.apply(grad, kept_shape(shape, dim))).expand(shape)
+    for d in () if keepdim else dim:  # (one unsqueeze per dimension, in order, as PyTorch's)
+        grad = Unsqueeze.apply(grad, d)
+    return grad.expand(shape)
 
 
 def _reduced(shape: tuple[int, ...], dim: tuple[int, ...]) -> int:
@@ -197,7 +198,8 @@ Add = derivative("AddBackward0", lambda self, other, alpha=1: self + (other if a
                  other=lambda grad, alpha: grad if alpha == 1 else grad * alpha, broadcast=True)
 Sub = derivative("SubBackward0", lambda self, other, alpha=1: self - (other if alpha == 1 else alpha * other),
                  self=lambda grad: grad,
-                 other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha, broadcast=True)
+                 other=lambda grad, alpha: -grad if alpha == 1 else grad * -alpha, broadcast=True,
+                 refusal=C.subtraction_refusal)
 Rsub = derivative("RsubBackward1", lambda self, other: (other - self).astype(self.dtype, copy=False),  # c - x
                   self=lambda grad: -grad)
 Mul = derivative("MulBackward0", lambda self, other: self * other,
@@ -215,7 +217,7 @@ Reciprocal = derivative("ReciprocalBackward0", lambda self: np.reciprocal(self),
                         self=lambda grad, result: -grad * (result * result), floating=True)
 Pow = derivative("PowBackward0", A.power_scalar,  # x ** p, p a number (x**0 is flat: zeros)
                  self=lambda grad, self, exponent: zeros(grad) if exponent == 0 else
-                 grad * (exponent * self ** (exponent - 1)), saved=("exponent",))
+                 grad * MulScalar.apply(self ** (exponent - 1), exponent), saved=("exponent",))
 # x ** y: masked where it is flat, in x where y = 0, in y where x = 0 and y >= 0 (0 * inf there would be nan)
 PowTensor = derivative("PowBackward1", lambda self, exponent: A.power(self, exponent),
                        self=lambda grad, exponent, self:
@@ -312,6 +314,12 @@ UnsafeView = derivative("UnsafeViewBackward0", lambda self, shape: self.reshape(
 Expand = derivative("ExpandBackward0", lambda self, shape: np.broadcast_to(self, shape),
                     self=lambda grad, self_shape: sum_to_shape(grad, self_shape), view=True, silent=True,
                     refusal=C.expand_refusal, jvp=LINEAR)
+Unsqueeze = derivative("UnsqueezeBackward0", lambda self, dim: np.expand_dims(self, dim),  # (dims: counted from 0)
+                       self=lambda grad, dim: SqueezeDim.apply(grad, dim), view=True, silent=True, saved=("dim",),
+                       jvp=LINEAR)
+SqueezeDim = derivative("SqueezeBackward1", lambda self, dim: self.squeeze(dim) if _one(self.shape, dim) else self[...],
+                        self=lambda grad, self_shape, dim: Unsqueeze.apply(grad, dim) if _one(self_shape, dim)
+                        else grad, view=True, silent=True, saved=("dim",), jvp=LINEAR)  # (a dim not of size 1 stays)
 Clone = derivative("CloneBackward0", lambda self: self.copy(), self=lambda grad: grad, silent=True)
 ToCopy = derivative("ToCopyBackward0", lambda self, dtype: self.astype(dtype),
                     self=lambda grad, self_dtype: grad.to(self_dtype), silent=True, jvp=LINEAR)
@@ -321,11 +329,11 @@ Sum = derivative("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_dty
 SumDim = derivative("SumBackward1", lambda self, dim, keepdim: np.asarray(self.sum(dim, _sum_dtype(self), None,
                                                                                    keepdim)),
                     self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True,
-                    jvp=LINEAR)
+                    jvp=LINEAR, refusal=C.dims_refusal)
 Mean = derivative("MeanBackward0", lambda self: np.asarray(self.mean(dtype=self.dtype)),
-                  self=lambda grad, self_shape: DivScalar.apply(grad, math.prod(self_shape)).expand(self_shape),
+                  self=lambda grad, self_shape: DivScalar.apply(grad.expand(self_shape), math.prod(self_shape)),
                   silent=True, jvp=LINEAR)
 MeanDim = derivative("MeanBackward1", lambda self, dim, keepdim: np.asarray(self.mean(dim, self.dtype, None, keepdim)),
-                     self=lambda grad, self_shape, dim, keepdim: _unreduce(
-                         DivScalar.apply(grad, _reduced(self_shape, dim)), self_shape, dim, keepdim), silent=True,
-                     jvp=LINEAR)
+                     self=lambda grad, self_shape, dim, keepdim: DivScalar.apply(
+                         _unreduce(grad, self_shape, dim, keepdim), _reduced(self_shape, dim)), silent=True,
+                     jvp=LINEAR, refusal=C.dims_refusal)

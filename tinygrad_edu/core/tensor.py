@@ -201,13 +201,13 @@ class Tensor:
             self, _dims(dim if axis is None else axis, self._array.ndim), keepdim or keepdims)
 
     def view(self, *shape: Any) -> Tensor:
-        return D.View.apply(self, _shape_arg(shape))
+        return D.View.apply(self, C.view_sizes(_shape_arg(shape)))
 
     def reshape(self, *shape: Any) -> Tensor:
         """A view when the memory layout allows it, otherwise a copy, recorded as PyTorch records them: ViewBackward0
         (contiguous input), ReshapeAliasBackward0 (strides still allow a view), or a contiguous copy (CloneBackward0)
         then UnsafeViewBackward0."""
-        shape = _shape_arg(shape)
+        shape = C.view_sizes(_shape_arg(shape))
         if self._array.flags.c_contiguous or self._array.size <= 1:
             return D.View.apply(self, shape)
         if C.reshaped_view(self._array, C.infer_shape(shape, self._array.size)) is not None:
@@ -285,9 +285,10 @@ def _as_tensor(v: Any) -> Tensor:
 
 
 def _dims(dim: int | Sequence[int], ndim: int) -> tuple[int, ...]:
-    """Dims counted from the start, sorted (``C.wrap_dim`` for one out of range: PyTorch's message)."""
+    """Dims counted from the start, sorted (``C.wrap_dim`` for one out of range: PyTorch's message); a 0-d tensor's
+    dim 0 or -1 is no dimension to reduce."""
     n, dims = max(ndim, 1), (dim,) if isinstance(dim, int) else dim
-    return tuple(sorted(d % n if -n <= d < n else C.wrap_dim(d, ndim) for d in dims))
+    return tuple(sorted(d % n if -n <= d < n else C.wrap_dim(d, ndim) for d in dims))[:len(dims) if ndim else 0]
 
 
 def _shape_arg(shape: Sequence[Any]) -> tuple[int, ...]:

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import _dtype
+from .. import _device, _dtype
 from .._tensor import RemovableHandle, Tensor, _init, _wrap
 from .hooks import Hook, ModuleHooks, call_with_hooks
 
@@ -416,7 +416,7 @@ class Module:
             if isinstance(a, _dtype.dtype):
                 dtype = a
             elif isinstance(a, str) and a != "cpu":
-                raise RuntimeError(f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
+                _device.refuse(a.partition(":")[0], f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
         if dtype is not None:
             for p in self.parameters():
                 if p._array.dtype.kind == "f" and p._array.dtype != dtype.np:

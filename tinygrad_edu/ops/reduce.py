@@ -23,10 +23,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._checks import no_integer_kernel
+from .._checks import each_once, no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from ..core.derivatives import _sum_dtype
-from ..core.derivatives import kept_shape as _kept_shape
 from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
@@ -34,6 +33,11 @@ from ..core.tensor import Tensor
 from . import unrecorded
 from .elementwise import DivScalar, MulScalar, maximum, minimum, zero_where
 from .shape import Index, _dim, cat
+
+
+def _kept_shape(shape: tuple[int, ...], dims: tuple[int, ...] | None) -> tuple[int, ...]:
+    """The shape of a reduction's result with keepdim=True: the reduced dimensions (all, for None) become 1."""
+    return tuple(1 if dims is None or i in dims else n for i, n in enumerate(shape))
 
 
 def _dims(dim: int | tuple | list | None, ndim: int) -> tuple[int, ...] | None:
@@ -704,10 +708,7 @@ def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     """``dim`` (an int, a tuple or list of ints, or () for all) as sorted non-negative dims, PyTorch's errors
     for a repeated one."""
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    seen = [_dim(d, builtins.max(ndim, 1)) for d in dims]
-    for d in seen:
-        if seen.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    seen = each_once(tuple(_dim(d, builtins.max(ndim, 1)) for d in dims))
     return tuple(sorted(d for d in seen if ndim))
 
 

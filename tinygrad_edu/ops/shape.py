@@ -3,8 +3,8 @@
 Most of these move no numbers: numpy hands back a *view* of the same memory, and so do we (``is_view``),
 sharing the version counter so in-place changes through either are seen. Their backward only moves
 the gradient back to the input's layout: the inverse reshape, the inverse permutation, a sum over
-expanded dimensions, a scatter into zeros for indexing. (view, reshape and expand are in the core's derivative
-table, ``tinygrad_edu/core/derivatives.py``: the core's own backward formulas use them.)
+expanded dimensions, a scatter into zeros for indexing. (view, reshape, expand, unsqueeze and squeeze(dim) are in
+the core's derivative table, ``tinygrad_edu/core/derivatives.py``: the core's own backward formulas use them.)
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .._checks import index_message, tensor_list
+from .._checks import each_once, index_message, tensor_list
 from .._checks import wrap_dim as _dim
 from .._dtype import promote_types
 from .._messages import warn_once
-from ..core.derivatives import Expand, ReshapeAlias, UnsafeView, View  # noqa: F401  (re-exported: in the table)
+from ..core.derivatives import Expand, ReshapeAlias, SqueezeDim, UnsafeView, Unsqueeze, View  # noqa: F401  (in the table)
 from ..core.function import Function
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
@@ -110,10 +110,6 @@ class Squeeze(Function):
         return g.reshape(ctx.in_shape), None
 
 
-class SqueezeDim(Squeeze):
-    node_name = "SqueezeBackward1"
-
-
 class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
 
@@ -121,23 +117,14 @@ class SqueezeDims(Squeeze):
 def squeeze(x: Tensor, dim: int | tuple | None = None) -> Tensor:
     if dim is None:
         return Squeeze.apply(x)
-    return (SqueezeDim if isinstance(dim, int) else SqueezeDims).apply(x, dim)
+    if isinstance(dim, int):  # (the core's entry, which unsqueeze's backward uses)
+        return SqueezeDim.apply(x, _dim(dim, x._array.ndim))
+    return SqueezeDims.apply(x, dim)
 
 
-class Unsqueeze(Function):
-    """Insert a size-1 dimension at ``dim``. dx = g.squeeze(dim)."""
-
-    node_name = "UnsqueezeBackward0"
-    is_view = True
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
-        ctx.dim = _dim(dim, x._array.ndim + 1)
-        return np.expand_dims(x._array, ctx.dim)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return g.squeeze(ctx.dim), None
+def unsqueeze(x: Tensor, dim: int) -> Tensor:
+    """Insert a size-1 dimension at ``dim`` (in the core's table: its backward formulas use it)."""
+    return Unsqueeze.apply(x, _dim(dim, x._array.ndim + 1))
 
 
 class Repeat(Function):
@@ -499,11 +486,7 @@ def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
 
 def _dims_arg(dims: Sequence[Any], ndim: int) -> tuple[int, ...]:
     """``flip(0, 1)``, ``flip((0, 1))`` or ``flip([0, 1])``: the dims wrapped, each at most once."""
-    dims = tuple(_dim(d, ndim) for d in _shape_arg(dims))
-    for d in dims:
-        if dims.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return dims
+    return each_once(tuple(_dim(d, ndim) for d in _shape_arg(dims)))
 
 
 class Flip(Function):
