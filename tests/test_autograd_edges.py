@@ -660,3 +660,25 @@ def test_autograd_grad_through_a_view_whose_base_another_view_changed() -> None:
         return lib.autograd.grad((w * w).sum(), x, allow_unused=True)
 
     assert as_pytorch(run)[:2] == (None, "(tensor([[0., 0.],\n        [6., 8.]]),)")
+
+
+def test_a_learners_forward_returning_an_array_gives_the_array_back() -> None:
+    """PyTorch hands back what a custom forward returns that is not a tensor, a numpy array too (and records no
+    node for it); only tensors become outputs with a history."""
+
+    def run(lib: ModuleType) -> Any:
+        class Twice(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                return x.detach().numpy() * 2, x * 2
+
+            @staticmethod
+            def backward(ctx: Any, g_array: Any, g: Any) -> Any:
+                return g * 2
+
+        x = lib.ones(2, requires_grad=True)
+        array, tensor = Twice.apply(x)
+        tensor.sum().backward()
+        return type(array).__name__, array.tolist(), type(tensor.grad_fn).__name__, x.grad
+
+    assert as_pytorch(run)[:2] == (None, "('ndarray', [2.0, 2.0], 'TwiceBackward', tensor([2., 2.]))")

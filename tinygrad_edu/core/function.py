@@ -397,7 +397,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
             GradMode.enabled, GradMode.dual = enabled, level
             if token is not None:
                 quiet_off(token)
-        if type(out) is not np.ndarray:  # a tensor (a learner's forward), several outputs, an input changed ...
+        if type(out) is not np.ndarray or ctx._learners:  # a tensor, several outputs, an input changed, a learner's ...
             return _outputs(cls, ctx, args, out, record, level)
         out = wrap(out, None, 0, args[0]._version_counter if cls.is_view else None)  # a view shares its input's
         if cls.is_view and type(out._version_counter) is not InferenceCounter:  # storage, so its version counter
@@ -418,8 +418,8 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
     many = isinstance(out, tuple)
     results, enabled = [], GradMode.enabled
     for o in out if many else (out,):
-        if isinstance(o, (np.ndarray, np.generic)):  # (numpy turns 0-d results into scalars)
-            o = wrap(np.asarray(o))
+        if isinstance(o, (np.ndarray, np.generic)) and not ctx._learners:  # (numpy turns 0-d results into scalars;
+            o = wrap(np.asarray(o))  # a learner's array stays one, as in PyTorch)
         elif _is_one_of(o, ctx._dirty):  # an input changed in place: it stays itself, with a new history
             if record:
                 C.check_dirty(o, _is_one_of(o, args), len(out) if many else 1)
