@@ -3832,8 +3832,6 @@ ONCE = {"backward_create_graph_warning"}
 
 # Where tinygrad_edu still differs, and why (strict: a fix makes the test fail until the case leaves this list).
 DIFFERS = {
-    "fn_saved_tensors_in_forward": "ctx.saved_tensors inside forward gives what was saved (PyTorch: nothing yet)",
-    "sum_int_dtype_arg": "sum(dtype='float'): a dtype given as a string is read as a device",
 }
 
 

@@ -125,3 +125,12 @@ def test_what_pytorch_allows_next_to_the_refused_subtractions(expression: str) -
         return eval(expression)
 
     assert as_pytorch(run)[0] is None
+
+
+@pytest.mark.parametrize("call", ['sum(dtype="float")', 'sum(0, dtype="float")', 'sum(0, True, dtype="float")',
+                                  "sum(dtype=float)", "sum(dtype=int)", "sum(0, dtype=lib.float64)"])
+def test_the_dtype_of_a_sum(call: str) -> None:
+    """A dtype, or a Python type for its default dtype (``float``: float64), as in PyTorch; a string is refused with
+    PyTorch's TypeError (before, ``"float"`` was read as a device)."""
+    ours = as_pytorch(lambda lib: eval(f"lib.ones(3).{call}"))
+    assert ours[0] == ("TypeError" if '"float"' in call else None)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from . import _messages as M
-from ._dtype import LEGACY_NAMES, from_numpy
+from ._dtype import LEGACY_NAMES, dtype, from_numpy
 from ._messages import shape_list
 
 
@@ -29,6 +29,16 @@ def wrap_dim(d: int, ndim: int) -> int:
     if not -n <= d < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
+
+
+def reduction_dtype(value: Any, name: str, dim: Any) -> Any:
+    """The ``dtype=`` of a reduction, ``x.sum(dtype=tinygrad_edu.float64)`` (a Python type means its default dtype:
+    ``float`` is float64), for ``Tensor.to``; PyTorch's TypeError for anything else, ``dtype="float"``."""
+    if isinstance(value, (dtype, np.dtype)):
+        return value
+    if value in (float, int, bool):
+        return np.dtype(value)
+    raise TypeError(M.reduction_dtype(name, dim, value))
 
 
 def view_sizes(shape: tuple[int, ...]) -> tuple[int, ...]:

@@ -311,3 +311,12 @@ RAW_SAVED_FREED = ("Calling register_hooks on a saved tensor after it has been f
                    "graph are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if you "
                    "need to backward through the graph a second time or if you need to access saved variables after "
                    "calling backward.")
+
+
+def reduction_dtype(name: str, dim: Any, value: Any) -> str:
+    """``x.sum(dtype="float")``: PyTorch lists the signatures when only dtype was given, else names the argument."""
+    if dim is not None:
+        return f"{name}(): argument 'dtype' must be tinygrad_edu.dtype, not {type(value).__name__}"
+    return (f"{name}() received an invalid combination of arguments - got (dtype={type(value).__name__}, ), but "
+            "expected one of:\n * (*, tinygrad_edu.dtype dtype = None)\n"
+            " * (tuple of ints dim, bool keepdim = False, *, tinygrad_edu.dtype dtype = None)\n")

@@ -126,6 +126,19 @@ class _Identity(Alias):
     node_name = "Identity"
 
 
+class _AsGiven:
+    """A tensor ``save_for_forward`` kept, as ``jvp`` reads it from ``ctx.saved_tensors``: itself (jvp runs right
+    after forward, so there is no version to check)."""
+
+    __slots__ = ("tensor",)
+
+    def __init__(self, tensor: Tensor) -> None:
+        self.tensor = tensor
+
+    def unpack(self, node: Any) -> Tensor:
+        return self.tensor
+
+
 # -- How forward mode runs a Function's rule (the core calls ``cls._jvp``; a derivative entry has its own) ----------
 def _function_jvp(cls: type[Function], ctx: Any, args: tuple, outputs: tuple, tangents: list) -> Any:
     """A Function's ``jvp(ctx, *tangents)``, as PyTorch calls it: a tensor input without a tangent gets zeros (a
@@ -138,13 +151,13 @@ def _function_jvp(cls: type[Function], ctx: Any, args: tuple, outputs: tuple, ta
     if not cls._builtin:  # (a built-in's rule skips the inputs that have no tangent: None)
         tangents = [wrap(np.zeros_like(a._array)) if t is None and isinstance(a, Tensors.cls) else t
                     for a, t in zip(args, tangents)]
-    kept, ctx._to_save = ctx._to_save, ctx._for_forward
+    kept, ctx._saved = ctx._saved, tuple([None if t is None else _AsGiven(t) for t in ctx._for_forward])
     dirty = {id(a): (t, t._version_counter[0]) for a, t in zip(args, tangents) if t is not None and any(
         a is d for d in ctx._dirty)}  # (an input changed in place: its tangent must be changed in place too)
     try:
         results = cls.jvp(ctx, *tangents)
     finally:
-        ctx._to_save = kept
+        ctx._saved = kept
     for o, t in zip(outputs, results if isinstance(results, (tuple, list)) else (results,)):
         if id(o) in dirty and (t is None or t._version_counter[0] == dirty[id(o)][1]):
             raise RuntimeError(M.JVP_NOT_INPLACE)

@@ -263,7 +263,7 @@ class FunctionCtx:
     def saved_tensors(self) -> tuple[Tensor | None, ...]:
         if self._freed:
             raise RuntimeError(M.FREED)
-        return tuple(self._to_save) if self._saved is None else tuple([s and s.unpack(self) for s in self._saved])
+        return () if self._saved is None else tuple([s and s.unpack(self) for s in self._saved])  # (none in forward)
 
     def mark_non_differentiable(self, *tensors: Tensor) -> None:
         """Outputs that have no gradient (e.g. argmax indices): they will not require grad."""

@@ -190,7 +190,7 @@ class Tensor:
 
     def sum(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, dtype: Any = None,
             axis: Any = None, keepdims: bool = False) -> Tensor:  # (axis, keepdims: numpy's names, accepted too)
-        x, dim = self if dtype is None else self.to(dtype), dim if axis is None else axis
+        x, dim = self if dtype is None else self.to(C.reduction_dtype(dtype, "sum", dim)), dim if axis is None else axis
         return D.Sum.apply(x) if dim is None else D.SumDim.apply(x, _dims(dim, x._array.ndim), keepdim or keepdims)
 
     def mean(self, dim: int | Sequence[int] | None = None, keepdim: bool = False, *, axis: Any = None,
