@@ -88,7 +88,7 @@ LAYERS = [
     {"_dtype", "_printing", "_device", "_messages", "_legacy", "_checks", "_decorators", "_hooks", "_arrays", "_quiet",
      "_steal"},
     {"core"},
-    {"ops", "autograd", "_creation", "_out"},
+    {"ops", "autograd", "_creation", "_generator", "_out"},
     {"_tensor", "_functions", "_serialization", "_C"},
     {"nn", "optim", "linalg", "func", "utils"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading

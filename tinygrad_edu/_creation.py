@@ -1,8 +1,8 @@
 """Making tensors: ``tensor(data)`` and the factories (``ones``, ``randn``, ``arange`` ...).
 
 Dtype rules, as in PyTorch: Python floats give float32 (the default float type), Python ints give
-int64, bools give bool; a numpy array keeps its dtype. Random numbers come from one seeded numpy
-Generator: ``manual_seed(0)`` makes every later ``rand``/``randn`` call repeatable.
+int64, bools give bool; a numpy array keeps its dtype. Random numbers come from a generator that draws them as
+PyTorch's does, number for number (``_generator.py``): after ``manual_seed(0)``, ``randn(3)`` is PyTorch's.
 """
 
 from __future__ import annotations
@@ -16,33 +16,12 @@ import numpy as np
 from . import _dtype
 from . import _messages as M
 from ._device import on_cpu
+from ._generator import Generator
 from .core.function import Function
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor
 
-
-class Generator:
-    """The source of random numbers (a seeded numpy Generator inside)."""
-
-    def __repr__(self) -> str:  # as PyTorch prints its own (``torch.manual_seed(0)`` as a cell's last line shows it)
-        return f"<tinygrad_edu._C.Generator object at {id(self):#x}>"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.manual_seed(seed)
-
-    def manual_seed(self, seed: int) -> Generator:
-        seed = int(seed)
-        if not -2**63 <= seed < 2**64:  # (PyTorch's seed is a 64-bit integer; a negative one wraps around)
-            raise ValueError("Overflow when unpacking long long")
-        self._seed = seed % 2**64
-        self.rng = np.random.default_rng(self._seed)
-        return self
-
-    def initial_seed(self) -> int:
-        return self._seed
-
-
-default_generator = Generator(0)
+default_generator = Generator()  # the one manual_seed seeds (PyTorch's default CPU generator)
 
 
 def manual_seed(seed: int) -> Generator:
@@ -51,13 +30,20 @@ def manual_seed(seed: int) -> Generator:
 
 
 def seed() -> int:
-    s = int(np.random.SeedSequence().entropy % (2**63))
-    default_generator.manual_seed(s)
-    return s
+    return default_generator.seed()
 
 
 def initial_seed() -> int:
     return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    """The random numbers' state (a uint8 tensor): ``set_rng_state`` of it draws the same numbers again."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state: Tensor) -> None:
+    default_generator.set_state(new_state)
 
 
 _MISSING: Any = object()  # an argument PyTorch requires, left out (its own message, not Python's)
@@ -403,18 +389,16 @@ def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | 
          requires_grad: bool = False, device: Any = None) -> Tensor:
     """Uniform random numbers in [0, 1). (The shape as ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``.)"""
     on_cpu(device)
-    rng = (generator or default_generator).rng
-    return _finish(rng.random(_size(sizes if size is None else (size,), "rand")).astype(_np_dtype(dtype)),
-                   requires_grad, "rand")
+    shape = _size(sizes if size is None else (size,), "rand")
+    return _finish((generator or default_generator).uniform(shape, _np_dtype(dtype)), requires_grad, "rand")
 
 
 def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
           requires_grad: bool = False, device: Any = None) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1); the shape given as for :func:`rand`."""
     on_cpu(device)
-    rng = (generator or default_generator).rng
-    return _finish(rng.standard_normal(_size(sizes if size is None else (size,), "randn")).astype(_np_dtype(dtype)),
-                   requires_grad, "randn")
+    shape = _size(sizes if size is None else (size,), "randn")
+    return _finish((generator or default_generator).normal(shape, _np_dtype(dtype)), requires_grad, "randn")
 
 
 def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Generator | None = None,
@@ -425,8 +409,8 @@ def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Gen
         low, high, size = 0, low, high
     if high is None:
         low, high = 0, low
-    rng = (generator or default_generator).rng
-    return _wrap(rng.integers(low, high, _size(tuple(size), "randint")).astype(_np_dtype(dtype, np.int64)))
+    shape, dt = _size(tuple(size), "randint"), _np_dtype(dtype, np.int64)
+    return _wrap((generator or default_generator).integers(low, high, shape, dt))
 
 
 def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,
@@ -435,15 +419,15 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     (one draw per element, their shapes broadcast). With tensors that require grad, ``mean + std * noise``: the
     gradient reaches mean (1) and std (the noise)."""
     on_cpu(device)
-    rng = (generator or default_generator).rng
+    gen = generator or default_generator
     if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments: give a size with number mean and "
                             "std, or a tensor mean or std")
-        return _finish((mean + std * rng.standard_normal(_size(tuple(size)))).astype(_np_dtype(dtype)), requires_grad)
+        return _finish(gen.normal(_size(tuple(size)), _np_dtype(dtype), mean, std), requires_grad)
     shape = np.broadcast_shapes(*[t._array.shape for t in (mean, std) if isinstance(t, Tensor)])
     like = mean if isinstance(mean, Tensor) else std
-    noise = rng.standard_normal(shape).astype(like._array.dtype)
+    noise = gen.normal(shape, like._array.dtype)  # (as PyTorch: standard normals, then * std + mean)
     return _NORMAL[isinstance(mean, Tensor), isinstance(std, Tensor)].apply(mean, std, noise)
 
 
@@ -476,8 +460,7 @@ _NORMAL = {(True, False): _Normal, (False, True): _NormalStd, (True, True): _Nor
 
 def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
     on_cpu(device)
-    rng = (generator or default_generator).rng
-    return _wrap(rng.permutation(n).astype(_np_dtype(dtype, np.int64)))
+    return _wrap((generator or default_generator).permutation(n).astype(_np_dtype(dtype, np.int64)))
 
 
 def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:

@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _checks, _creation, _device, _dtype, _out
 from . import _messages as M
+from ._generator import in_memory_order
 from ._hooks import RemovableHandle
 from ._printing import Size
 from .core import derivatives as _derivatives
@@ -642,24 +643,27 @@ class Tensor(_core.Tensor):
 
     # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
     def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
-        rng = (generator or _creation.default_generator).rng
-        return inplace.inplace(self, inplace.Uniform.apply, rng.uniform(from_, to, self.shape))
+        gen, a = generator or _creation.default_generator, self._array
+        values = in_memory_order(a, lambda shape: gen.uniform(shape, a.dtype, from_, to))
+        return inplace.inplace(self, inplace.Uniform.apply, values)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Tensor:
-        rng = (generator or _creation.default_generator).rng
-        return inplace.inplace(self, inplace.Normal.apply, rng.normal(mean, std, self.shape))
+        gen, a = generator or _creation.default_generator, self._array
+        values = in_memory_order(a, lambda shape: gen.normal(shape, a.dtype, mean, std, a.flags.c_contiguous))
+        return inplace.inplace(self, inplace.Normal.apply, values)
 
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
         """Each element becomes 1 with probability ``p`` (0 otherwise), in this tensor's dtype."""
-        rng = (generator or _creation.default_generator).rng
-        draws = (rng.uniform(0.0, 1.0, self.shape) < p).astype(self._array.dtype)
-        return inplace.inplace(self, inplace.Uniform.apply, draws)
+        gen, a = generator or _creation.default_generator, self._array
+        values = gen.bernoulli(a.shape, p._array) if isinstance(p, Tensor) else in_memory_order(
+            a, lambda shape: gen.bernoulli(shape, p))
+        return inplace.inplace(self, inplace.Uniform.apply, values.astype(a.dtype))
 
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
         """A new tensor of 0s and 1s: element i is 1 with probability ``self[i]`` (no gradient flows: it is a draw)."""
-        rng = (generator or _creation.default_generator).rng
-        probs = self._array if p is None else np.broadcast_to(np.asarray(p, dtype=self._array.dtype), self.shape)
-        return wrap((rng.uniform(0.0, 1.0, self.shape) < probs).astype(self._array.dtype))
+        gen = generator or _creation.default_generator
+        probs = self._array if p is None else p
+        return wrap(gen.bernoulli(self.shape, probs).astype(self._array.dtype))
 
     def new(self, *args: Any) -> Tensor:
         """The legacy constructor: ``x.new(2, 3)`` (or ``x.new(size)``) a tensor of that shape, ``x.new(data)`` one of

@@ -533,9 +533,9 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if not training or p == 0:
         return input
-    a = input._array
-    keep = default_generator.rng.random(a.shape) >= p
-    mask = _wrap((keep / (1 - p) if p < 1 else np.zeros(a.shape)).astype(a.dtype))
+    a = input._array  # (the mask as PyTorch draws it: bernoulli(1 - p), then divided by 1 - p in a's dtype)
+    keep = default_generator.bernoulli(a.shape, 1 - p) if p < 1 else np.zeros(a.shape, bool)
+    mask = _wrap(keep.astype(a.dtype) / a.dtype.type(1 - p) if p < 1 else np.zeros(a.shape, a.dtype))
     return _inplace(input, lambda s: s * mask) if inplace else input * mask
 
 

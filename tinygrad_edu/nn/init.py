@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from .._creation import Generator, default_generator
+from .._generator import in_memory_order
 from .._tensor import Tensor
 
 
@@ -33,8 +34,8 @@ def _fill(tensor: Tensor, values: np.ndarray | float) -> Tensor:
     return tensor
 
 
-def _rng(generator: Generator | None) -> np.random.Generator:
-    return (generator or default_generator).rng
+def _rng(generator: Generator | None) -> Generator:
+    return generator or default_generator
 
 
 def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
@@ -81,12 +82,15 @@ def _fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
     """Fill with U(a, b)."""
-    return _fill(tensor, _rng(generator).uniform(a, b, tensor._array.shape))
+    t = tensor._array
+    return _fill(tensor, in_memory_order(t, lambda shape: _rng(generator).uniform(shape, t.dtype, a, b)))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2)."""
-    return _fill(tensor, _rng(generator).normal(mean, std, tensor._array.shape))
+    t = tensor._array
+    return _fill(tensor, in_memory_order(t, lambda shape: _rng(generator).normal(shape, t.dtype, mean, std,
+                                                                                 t.flags.c_contiguous)))
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
@@ -147,22 +151,36 @@ def eye_(tensor: Tensor) -> Tensor:
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,
                   generator: Generator | None = None) -> Tensor:
     """Fill with N(mean, std**2) restricted to [a, b] (a, b are values, not multiples of std): the normal
-    distribution with its tails cut off, so no weight starts far out. Drawn by rejection: normal samples outside
-    [a, b] are drawn again, which gives exactly the truncated distribution (PyTorch inverts the CDF instead:
-    the same distribution, other numbers)."""
+    distribution with its tails cut off, so no weight starts far out. Drawn by rejection, as PyTorch draws it: if
+    most of the distribution lies in [a, b], normals, with the ones outside replaced from fresh draws until none is
+    left; if little does, uniform candidates in [a, b], each kept with probability pdf / (the pdf's peak there)."""
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may "
                       "be incorrect.", UserWarning, stacklevel=2)
-    rng = _rng(generator)
-    values = rng.normal(mean, std, tensor._array.size)
-    outside = (values < a) | (values > b)
-    for _ in range(1000):  # each round keeps the fraction inside; far-off [a, b] would need very many rounds
-        if not outside.any():
-            break
-        values[outside] = rng.normal(mean, std, int(outside.sum()))
-        outside = (values < a) | (values > b)
-    # (if [a, b] is so far out that samples rarely land in it, the stragglers are clamped, as PyTorch clamps)
-    return _fill(tensor, np.clip(values, a, b).reshape(tensor._array.shape))
+    gen, t = _rng(generator), tensor._array
+    f = t.dtype.type  # (the arithmetic in the tensor's dtype, as PyTorch's in-place ops do it)
+
+    def cdf(x: float) -> float:
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+    if cdf((b - mean) / std) - cdf((a - mean) / std) > 0.3:
+        values = normal_(tensor, mean, std, generator)._array.copy()
+        while (outside := (values < f(a)) | (values > f(b))).any():
+            values = np.where(outside, gen.normal(t.shape, t.dtype, mean, std), values)
+    else:
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(candidates: np.ndarray) -> np.ndarray:  # log(u) > log(pdf / peak)
+            log_pdf = ((candidates - f(mean)) / f(std)) ** 2 * f(-0.5) - f(log_peak)
+            return np.log(gen.uniform(t.shape, t.dtype)) > log_pdf
+
+        values = gen.uniform(t.shape, t.dtype, a, b)
+        pending = rejected(values)
+        while pending.any():
+            candidates = gen.uniform(t.shape, t.dtype, a, b)
+            values = np.where(pending, candidates, values)
+            pending = np.where(pending, rejected(candidates), pending)
+    return _fill(tensor, values)
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
@@ -176,7 +194,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1.0, generator: Generator | None =
         return tensor  # no-op
     rows = tensor._array.shape[0]
     cols = tensor._array.size // rows
-    flattened = _rng(generator).normal(0.0, 1.0, (rows, cols))
+    flattened = _rng(generator).normal((rows, cols), tensor._array.dtype).astype(np.float64)
     if rows < cols:
         flattened = flattened.T
     q, r = np.linalg.qr(flattened)

@@ -138,10 +138,10 @@ class RandomSampler(Sampler):
         n = len(self.data_source)
         generator = self.generator
         if generator is None:
-            seed = int(_creation.default_generator.rng.integers(0, 2**63 - 1))
-            generator = _creation.Generator(seed)
-        if self.replacement:
-            yield from _creation.randint(0, n, (self.num_samples,), generator=generator).tolist()
+            generator = _creation.Generator().manual_seed(_creation.default_generator.random64())
+        if self.replacement:  # (32 at a time, as PyTorch draws them)
+            for start in range(0, self.num_samples, 32):
+                yield from _creation.randint(0, n, (min(32, self.num_samples - start),), generator=generator).tolist()
             return
         for _ in range(self.num_samples // n):
             yield from _creation.randperm(n, generator=generator).tolist()
@@ -264,6 +264,8 @@ class DataLoader:
         self.collate_fn = collate_fn or (default_collate if batch_sampler is not None else default_convert)
 
     def __iter__(self) -> Iterator[Any]:
+        # Each pass draws a seed for worker processes, as PyTorch's does: the random numbers after it stay PyTorch's.
+        (self.generator or _creation.default_generator).random64()
         if self.batch_sampler is None:  # no batching: one converted example at a time
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
         return (self.collate_fn([self.dataset[i] for i in batch]) for batch in self.batch_sampler)

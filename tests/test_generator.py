@@ -1,0 +1,128 @@
+"""Random numbers as PyTorch draws them: the same seed gives the same numbers, so a tutorial prints what PyTorch
+prints (``tinygrad_edu/_generator.py``).
+
+Each case runs after ``manual_seed(0)`` with tinygrad_edu and, when torch is installed, with torch, and compares
+the printed results. The first values are also pinned here, so the tests mean something without torch.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from _oracle import oracle
+
+import tinygrad_edu as tg
+
+CASES = {
+    "randn": lambda lib: lib.randn(3),
+    "randn, one at a time (Box-Muller pairs)": lambda lib: [lib.randn(()) for _ in range(3)],
+    "randn, 16 or more (blocks of 16, the last drawn again)": lambda lib: lib.randn(4, 5),
+    "randn, float64": lambda lib: lib.randn(20, dtype=lib.float64),
+    "rand": lambda lib: lib.rand(2, 3),
+    "rand, float64": lambda lib: lib.rand(3, dtype=lib.float64),
+    "rand_like and randn_like": lambda lib: (lib.rand_like(lib.zeros(2, 2)), lib.randn_like(lib.zeros(2))),
+    "randint": lambda lib: lib.randint(0, 10, (6,)),
+    "randint(high, size)": lambda lib: lib.randint(5, (6,)),
+    "randint, a range of 2**32 or more": lambda lib: lib.randint(0, 2**40, (3,)),
+    "randperm": lambda lib: lib.randperm(12),
+    "normal": lambda lib: lib.normal(2.0, 3.0, (3, 2)),
+    "normal of tensors": lambda lib: lib.normal(lib.zeros(3), lib.ones(3)),
+    "nn.Linear's initial weights": lambda lib: (lib.nn.Linear(4, 3).weight, lib.nn.Linear(4, 3).bias),
+    "dropout": lambda lib: lib.nn.functional.dropout(lib.ones(12), 0.3),
+    "nn.Dropout(0.1)": lambda lib: lib.nn.Dropout(0.1)(lib.ones(2, 6)),
+    "bernoulli of probabilities": lambda lib: lib.bernoulli(lib.full((8,), 0.4)),
+    "uniform_ and normal_": lambda lib: (lib.empty(5).uniform_(-2, 3), lib.empty(5).normal_(1, 2)),
+    "normal_ on a transposed tensor (filled in memory order)": lambda lib: lib.zeros(20, 3).t().normal_(),
+    "uniform_ on a transposed tensor": lambda lib: lib.zeros(4, 3).t().uniform_(),
+    "bernoulli_": lambda lib: (lib.zeros(4, 3).t().bernoulli_(0.5), lib.zeros(6).bernoulli_(lib.full((6,), 0.3))),
+    "nn.init": lambda lib: (lib.nn.init.xavier_uniform_(lib.empty(3, 4)), lib.nn.init.kaiming_normal_(lib.empty(3, 4)),
+                            lib.nn.init.normal_(lib.zeros(4, 3).t()), lib.nn.init.orthogonal_(lib.empty(3, 5))),
+    "trunc_normal_, mostly inside (normals)": lambda lib: lib.nn.init.trunc_normal_(lib.empty(5, 7), std=0.02),
+    "trunc_normal_, a narrow window (uniform candidates)": lambda lib: lib.nn.init.trunc_normal_(
+        lib.empty(5, 7), a=1.0, b=3.0),
+    "a Generator of its own": lambda lib: (lib.randn(3, generator=lib.Generator().manual_seed(5)),
+                                           lib.rand(2, generator=lib.Generator())),
+    "get_rng_state and set_rng_state": lambda lib: (lambda state: (lib.randn(3), lib.set_rng_state(state),
+                                                                   lib.randn(3))[2])(lib.get_rng_state()),
+}
+
+
+def _drawn(fn: Any, lib: ModuleType) -> str:
+    lib.manual_seed(0)
+    return repr(fn(lib)).replace("torch.", "tinygrad_edu.")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_same_numbers_as_pytorch(name: str) -> None:
+    ours = _drawn(CASES[name], tg)
+    torch = oracle()
+    if torch is not None:
+        assert ours == _drawn(CASES[name], torch)
+
+
+def test_the_first_numbers_are_pytorchs() -> None:
+    """Pinned (printed by PyTorch 2.13): seed 0's first normals, uniforms, integers and permutation."""
+    assert _drawn(lambda lib: lib.randn(3), tg) == "tensor([ 1.5410, -0.2934, -2.1788])"
+    assert _drawn(lambda lib: lib.rand(3), tg) == "tensor([0.4963, 0.7682, 0.0885])"
+    assert _drawn(lambda lib: lib.randint(0, 10, (5,)), tg) == "tensor([4, 9, 3, 0, 3])"
+    assert _drawn(lambda lib: lib.randperm(10), tg) == "tensor([4, 1, 7, 5, 3, 9, 0, 8, 6, 2])"
+
+
+def test_an_unseeded_program_draws_the_same_numbers_on_every_run() -> None:
+    """A new ``Generator()`` starts from PyTorch's default seed, 67280421310721, and so does the default one here, so
+    a program that never seeds prints the same numbers on every run (PyTorch seeds its default generator afresh
+    in each process instead: the README's fidelity section)."""
+    code = "import tinygrad_edu as t; print(t.initial_seed(), t.randn(3))"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}
+    assert runs == {"67280421310721 tensor([ 0.9773,  1.1569, -0.3807])\n"}
+    torch = oracle()
+    if torch is not None:
+        assert repr(tg.randn(3, generator=tg.Generator())) == repr(torch.randn(3, generator=torch.Generator()))
+
+
+def test_a_training_run_draws_what_pytorch_draws() -> None:
+    """Shuffled mini-batches, dropout and the initial weights all come from the one generator; each DataLoader pass
+    also draws a seed for its workers, as PyTorch's does, so everything after it stays in step."""
+
+    def run(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        data = lib.utils.data.TensorDataset(lib.arange(12.0).reshape(6, 2), lib.arange(6.0))
+        model = lib.nn.Sequential(lib.nn.Linear(2, 4), lib.nn.Dropout(0.25), lib.nn.Linear(4, 1))
+        opt = lib.optim.SGD(model.parameters(), lr=0.01)
+        losses = []
+        for _ in range(2):
+            for x, y in lib.utils.data.DataLoader(data, batch_size=4, shuffle=True):
+                opt.zero_grad()
+                loss = ((model(x).squeeze(1) - y) ** 2).mean()
+                loss.backward()
+                opt.step()
+                losses.append(round(loss.item(), 4))
+        return losses, [s.indices for s in lib.utils.data.random_split(range(6), [2, 4])], lib.rand(2)
+
+    ours = run(tg)
+    torch = oracle()
+    if torch is not None:
+        theirs = run(torch)
+        assert ours[0] == theirs[0] and ours[1] == theirs[1] and np.array_equal(ours[2].numpy(), theirs[2].numpy())
+
+
+def test_seed_and_state() -> None:
+    g = tg.Generator()
+    assert g.initial_seed() == 67280421310721
+    s = g.seed()
+    assert g.initial_seed() == s and 0 <= s < 2**63
+    state = g.get_state()
+    first = tg.rand(4, generator=g)
+    g.set_state(state)
+    assert np.array_equal(tg.rand(4, generator=g).numpy(), first.numpy())
+    with pytest.raises(RuntimeError, match="Expected a state of 5024 bytes"):
+        g.set_state(tg.zeros(3, dtype=tg.uint8))
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        tg.manual_seed(2**64)
+    assert tg.manual_seed(-1).initial_seed() == 2**64 - 1  # (a negative seed wraps around, as in PyTorch)

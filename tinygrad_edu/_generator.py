@@ -1,0 +1,180 @@
+"""Random numbers as PyTorch's CPU generator makes them, number for number.
+
+PyTorch draws 32-bit words from a Mersenne Twister (mt19937) seeded with the low 32 bits of the seed, and turns
+them into numbers by fixed recipes (``TransformationHelper.h`` and the CPU kernels of ``DistributionTemplates.h``).
+Following the same recipes on the same words gives the same numbers: after ``manual_seed(0)``, ``randn(3)`` is
+``tensor([ 1.5410, -0.2934, -2.1788])`` here as in PyTorch, and so are ``nn.Linear``'s first weights, a
+``randperm``, a dropout mask. A program that never seeds starts from PyTorch's default seed, so it too prints what
+PyTorch prints. The recipes:
+
+- ``uniform`` (``rand``, ``uniform_``, the ``nn.init`` uniforms): one word per float32 element, its low 24 bits
+  (a float32's precision) as a fraction; two words per float64 element (53 bits). Then ``x * (to - from) + from``.
+- ``normal`` (``randn``, ``normal_``): for 16 or more elements, uniforms first, then Box-Muller on each block of
+  16 (element j and j + 8 from one pair), the last 16 drawn again when the count is not a multiple of 16; for
+  fewer, or a tensor not laid out in one block, Box-Muller one pair at a time in float64, whose second value is
+  kept for the next call.
+- ``integers`` (``randint``, ``random_``): a word (two, for a range of 2**32 or more) modulo the range.
+- ``permutation`` (``randperm``): Fisher-Yates from the front, one word per swap.
+- ``bernoulli`` (dropout's mask): a float64 uniform below p; with a tensor of probabilities, a float32 one.
+
+The words and their order are PyTorch's exactly. Where a recipe computes logarithms and cosines of many numbers
+(``normal`` on 16 or more), numpy's functions can round the last bit of a float32 differently from PyTorch's
+vector code, which a printed tensor (4 decimals) does not show. (PyTorch on Intel processors may take dropout's
+mask from Intel's MKL instead; there it differs.)
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+
+import numpy as np
+
+from .core.function import wrap
+
+DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val: an unseeded program draws the same numbers each run
+_DIGITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # bits of precision
+
+
+def _mt19937_key(seed: int) -> np.ndarray:
+    """The Mersenne Twister's 624-word state for ``seed`` (the reference ``init_genrand``, as PyTorch's)."""
+    key, x = [0] * 624, seed & 0xFFFFFFFF
+    for i in range(624):
+        key[i] = x
+        x = (1812433253 * (x ^ (x >> 30)) + i + 1) & 0xFFFFFFFF
+    return np.array(key, dtype=np.uint32)
+
+
+class Generator:
+    """The source of random numbers: PyTorch's CPU generator, number for number (see the module's docstring)."""
+
+    def __repr__(self) -> str:  # as PyTorch prints its own (``torch.manual_seed(0)`` as a cell's last line shows it)
+        return f"<tinygrad_edu._C.Generator object at {id(self):#x}>"
+
+    def __init__(self, device: Any = "cpu") -> None:
+        self.manual_seed(DEFAULT_SEED)
+
+    def manual_seed(self, seed: int) -> Generator:
+        seed = int(seed)
+        if not -2**63 <= seed < 2**64:  # (PyTorch's seed is a 64-bit integer; a negative one wraps around)
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = seed % 2**64
+        self._mt = np.random.MT19937()  # (numpy's Mersenne Twister, given the reference state: the same words)
+        self._mt.state = {"bit_generator": "MT19937", "state": {"key": _mt19937_key(self._seed), "pos": 624}}
+        self._next_normal: float | None = None  # the second value of the last Box-Muller pair (normal, small)
+        return self
+
+    def seed(self) -> int:
+        """Seed from the operating system's randomness; returns the seed."""
+        s = secrets.randbits(63)
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Any:
+        """The generator's state as a uint8 tensor, for ``set_state`` (its layout is this library's own)."""
+        state = self._mt.state["state"]
+        words = np.concatenate([state["key"].astype(np.uint64), np.array(
+            [state["pos"], self._seed, self._next_normal is not None], dtype=np.uint64)])
+        normal = np.array([self._next_normal or 0.0], dtype=np.float64)
+        return wrap(np.concatenate([words.view(np.uint8), normal.view(np.uint8)]))
+
+    def set_state(self, new_state: Any) -> Generator:
+        raw = np.ascontiguousarray(np.asarray(new_state._array if hasattr(new_state, "_array") else new_state,
+                                              dtype=np.uint8))
+        if raw.size != 628 * 8:
+            raise RuntimeError(f"Expected a state of {628 * 8} bytes (from get_state()), got {raw.size}")
+        words, normal = raw[:627 * 8].view(np.uint64), raw[627 * 8:].view(np.float64)[0]
+        self._seed = int(words[625])
+        self._mt.state = {"bit_generator": "MT19937", "state": {"key": words[:624].astype(np.uint32),
+                                                                 "pos": int(words[624])}}
+        self._next_normal = float(normal) if words[626] else None
+        return self
+
+    # -- words ------------------------------------------------------------------------------------------------------
+    def _words(self, n: int) -> np.ndarray:
+        """The next ``n`` 32-bit words (as uint64)."""
+        return self._mt.random_raw(n) if n else np.zeros(0, np.uint64)
+
+    def _words64(self, n: int) -> np.ndarray:
+        """The next ``n`` 64-bit words, each made of two 32-bit ones (the first the high half)."""
+        w = self._words(2 * n)
+        return (w[0::2] << np.uint64(32)) | w[1::2]
+
+    # -- the recipes ------------------------------------------------------------------------------------------------
+    def uniform(self, shape: tuple[int, ...], dtype: Any = np.float32, low: float = 0.0,
+                high: float = 1.0) -> np.ndarray:
+        """Uniform in [low, high), element by element in memory order."""
+        dtype = np.dtype(dtype)
+        n, digits = math.prod(shape), _DIGITS.get(dtype, 24)
+        words = self._words64(n) if digits == 53 else self._words(n)
+        x = (words & np.uint64((1 << digits) - 1)).astype(np.float64) * 2.0 ** -digits
+        lo, hi = (np.float64(low), np.float64(high)) if digits == 53 else (dtype.type(low), dtype.type(high))
+        # (float32: `to - from` in float32, the product and sum rounded once, as PyTorch's fused multiply-add)
+        return (x * np.float64(hi - lo) + np.float64(lo)).astype(dtype).reshape(shape)
+
+    def normal(self, shape: tuple[int, ...], dtype: Any = np.float32, mean: float = 0.0, std: float = 1.0,
+               one_block: bool = True) -> np.ndarray:
+        """Normal of ``mean`` and ``std``; ``one_block``: the tensor it fills is laid out in one contiguous block."""
+        dtype, n = np.dtype(dtype), math.prod(shape)
+        if n >= 16 and one_block:
+            data = self.uniform((n,), dtype).astype(np.float64)
+            full = n - n % 16
+            data[:full] = _box_muller_16(data[:full].reshape(-1, 16), mean, std).ravel()
+            if n % 16:  # the last 16 again, from new uniforms
+                data[n - 16:] = _box_muller_16(self.uniform((1, 16), dtype).astype(np.float64), mean, std).ravel()
+            return data.astype(dtype).reshape(shape)
+        values = []
+        for _ in range(n):  # (one at a time, in float64, with math's functions: the C library's, as PyTorch's)
+            if self._next_normal is None:
+                u1, u2 = self.uniform((2,), np.float64)
+                r, theta = math.sqrt(-2.0 * math.log1p(-u2)), 2.0 * math.pi * u1
+                self._next_normal, value = r * math.sin(theta), r * math.cos(theta)
+            else:
+                value, self._next_normal = self._next_normal, None
+            values.append(value * std + mean)
+        return np.array(values, dtype=np.float64).astype(dtype).reshape(shape)
+
+    def integers(self, low: int, high: int, shape: tuple[int, ...], dtype: Any = np.int64) -> np.ndarray:
+        """Integers in [low, high): a word modulo the range."""
+        span, n = high - low, math.prod(shape)
+        words = self._words64(n) if span >= 2**32 else self._words(n)
+        return ((words % np.uint64(span)).astype(np.int64) + low).astype(dtype).reshape(shape)
+
+    def random64(self) -> int:
+        """A random int64 in [0, 2**63): ``random_()`` on an int64 tensor (how a DataLoader seeds each pass)."""
+        return int(self._words64(1)[0] % np.uint64(2**63))
+
+    def permutation(self, n: int) -> np.ndarray:
+        """0 .. n-1 in random order: Fisher-Yates from the front, element i swapped with one of i .. n-1."""
+        order = list(range(n))
+        if n > 1:
+            picks = (self._words(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)).tolist()
+            for i, z in enumerate(picks):
+                order[i], order[i + z] = order[i + z], order[i]
+        return np.array(order, dtype=np.int64)
+
+    def bernoulli(self, shape: tuple[int, ...], p: Any) -> np.ndarray:
+        """True with probability ``p``: a number (float64 uniforms), or an array of probabilities in the tensor's
+        float dtype (float32 uniforms for float32), broadcast to ``shape``."""
+        if isinstance(p, np.ndarray) and p.dtype != np.float64:
+            return self.uniform(shape, np.float32) < np.broadcast_to(p.astype(np.float32), shape)
+        return self.uniform(shape, np.float64) < p
+
+
+def in_memory_order(a: np.ndarray, draw: Any) -> np.ndarray:
+    """Values for the elements of ``a`` (a tensor changed in place), drawn in the order the elements lie in memory, as
+    PyTorch fills a tensor (a transposed one column by column), and laid out in ``a``'s shape. ``draw(shape)``
+    draws them."""
+    order = sorted(range(a.ndim), key=lambda d: a.strides[d], reverse=True)  # (outermost first; stable for ties)
+    return draw(tuple(a.shape[d] for d in order)).transpose(np.argsort(order))
+
+
+def _box_muller_16(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """PyTorch's ``normal_fill_16`` on each row of 16 uniforms: elements j and j + 8 from the pair (1 - u_j, u_j+8)."""
+    u1, u2 = 1.0 - blocks[:, :8], blocks[:, 8:]
+    radius, theta = np.sqrt(-2.0 * np.log(u1)), 2.0 * math.pi * u2
+    return np.concatenate([radius * np.cos(theta) * std + mean, radius * np.sin(theta) * std + mean], axis=1)
