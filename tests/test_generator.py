@@ -126,3 +126,6 @@ def test_seed_and_state() -> None:
     with pytest.raises(ValueError, match="Overflow when unpacking long long"):
         tg.manual_seed(2**64)
     assert tg.manual_seed(-1).initial_seed() == 2**64 - 1  # (a negative seed wraps around, as in PyTorch)
+    assert tg.Generator("cpu").initial_seed() == 67280421310721
+    with pytest.raises(AssertionError, match="runs on the CPU only"):
+        tg.Generator("cuda")

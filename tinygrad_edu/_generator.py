@@ -4,8 +4,9 @@ PyTorch draws 32-bit words from a Mersenne Twister (mt19937) seeded with the low
 them into numbers by fixed recipes (``TransformationHelper.h`` and the CPU kernels of ``DistributionTemplates.h``).
 Following the same recipes on the same words gives the same numbers: after ``manual_seed(0)``, ``randn(3)`` is
 ``tensor([ 1.5410, -0.2934, -2.1788])`` here as in PyTorch, and so are ``nn.Linear``'s first weights, a
-``randperm``, a dropout mask. A program that never seeds starts from PyTorch's default seed, so it too prints what
-PyTorch prints. The recipes:
+``randperm``, a dropout mask. (A program that never seeds starts from the seed a new ``torch.Generator()`` has,
+so it prints the same numbers on every run; PyTorch seeds its default generator afresh in each process.) The
+recipes:
 
 - ``uniform`` (``rand``, ``uniform_``, the ``nn.init`` uniforms): one word per float32 element, its low 24 bits
   (a float32's precision) as a fraction; two words per float64 element (53 bits). Then ``x * (to - from) + from``.
@@ -31,9 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from ._device import on_cpu
 from .core.function import wrap
 
-DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val: an unseeded program draws the same numbers each run
+DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val, where a new torch.Generator() starts
 _DIGITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}  # bits of precision
 
 
@@ -53,6 +55,7 @@ class Generator:
         return f"<tinygrad_edu._C.Generator object at {id(self):#x}>"
 
     def __init__(self, device: Any = "cpu") -> None:
+        on_cpu(device)
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed: int) -> Generator:
@@ -60,7 +63,7 @@ class Generator:
         if not -2**63 <= seed < 2**64:  # (PyTorch's seed is a 64-bit integer; a negative one wraps around)
             raise ValueError("Overflow when unpacking long long")
         self._seed = seed % 2**64
-        self._mt = np.random.MT19937()  # (numpy's Mersenne Twister, given the reference state: the same words)
+        self._mt = np.random.MT19937(0)  # (numpy's Mersenne Twister, given the reference state: the same words)
         self._mt.state = {"bit_generator": "MT19937", "state": {"key": _mt19937_key(self._seed), "pos": 624}}
         self._next_normal: float | None = None  # the second value of the last Box-Muller pair (normal, small)
         return self
