@@ -215,11 +215,13 @@ def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set
     """The nodes worth running when gradients are wanted only for some inputs: those from which one of them
     can be reached, and for ``backward(inputs=...)`` the inputs' own nodes (a leaf's AccumulateGrad, or the node of
     a tensor that retains its grad, which runs with its hooks, as in PyTorch)."""
-    targets, needed, before = {node for node, _ in capture}, set(), -1
-    order = sorted(deps, key=Node._sequence_nr)  # oldest first: edges lead to older nodes (an AccumulateGrad, numbered
-    while len(needed) != before:  # last, leads nowhere), so one sweep finds them all; but a view's history rebuilt
-        before = len(needed)  # while a node was recorded (views.regrow) is the newer one: sweep again until none added
-        for node in order:
-            if any(nxt is not None and (nxt in needed or nxt in targets) for nxt, _ in node.next_functions):
-                needed.add(node)
+    targets, users = {node for node, _ in capture}, {}  # users: for each node, the nodes whose edges lead to it
+    for node in deps:
+        for nxt, _ in node.next_functions:
+            users.setdefault(nxt, []).append(node)
+    needed, todo = set(), list(targets)  # walk the edges backwards from the targets: whoever reaches one is needed
+    while todo:
+        found = [user for user in users.get(todo.pop(), ()) if user not in needed]
+        needed.update(found)
+        todo += found
     return needed | targets if accumulate else needed
