@@ -90,7 +90,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
     deps = _count_dependencies(roots)  # step 1
     buffers, ready, order = {}, [], itertools.count()  # ready: a heap, newest first (of equals, the first ready)
     slow = None if capture is None and not GradMode.anomaly and watcher is None else \
-        _Pass(retain_graph, capture, deps, accumulate, roots)  # capture, anomaly...: every node takes _run_node
+        _Pass(retain_graph, capture, deps, accumulate, roots)  # capture, anomaly...: nodes take _run_node (but fast)
     prev = GradMode.enabled, Quiet.token  # (formulas are recorded only for create_graph; speed: numpy's warnings
     GradMode.enabled, Quiet.token = create_graph, Quiet.token or (quiet_on() if Speed.tricks else None)  # off once)
     try:
@@ -108,7 +108,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 break
             node = heapq.heappop(ready)[2]  # step 3
             grads, inputs, g = buffers.pop(node, None), (), None  # (no stale reference: see function._unshared)
-            if grads is not None and slow is None and not node._slow:
+            if grads is not None and not node._slow and (slow is None or node in slow.fast):
                 inputs = node.apply(*grads)
                 if not retain_graph:  # step 4
                     node._release_variables()
@@ -148,13 +148,14 @@ def _count_dependencies(roots: list[Edge]) -> dict[Node, int]:
 
 # -- The slower path: hooks, capturing the gradients of autograd.grad, anomaly detection, a watcher -------------------
 class _Pass:
-    """What the slower path needs to know about the pass: which gradients to capture, which nodes lead to them."""
+    """What the slower path needs: which gradients to capture, which nodes lead to them (``fast``: of those, the ones
+    that capture nothing, which take the usual path, as in ``backward()``, unless anomaly mode or a watcher is on)."""
 
     def __init__(self, retain_graph: bool, capture: list[Edge] | None = None, deps: dict | None = None,
                  accumulate: bool = True, roots: list | None = None) -> None:
-        self.retain_graph, self.capture = retain_graph, capture
-        self.captured: list[Tensor | None] = [None] * len(capture or ())
+        self.retain_graph, self.capture, self.captured = retain_graph, capture, [None] * len(capture or ())
         self.needed = None if capture is None else _needed(deps, capture, accumulate)
+        self.fast = set() if not capture or GradMode.anomaly or watcher else self.needed - {n for n, _ in capture}
         if self.needed == set() and not accumulate and not any(node in deps for node, _ in capture):
             roots.clear()  # autograd.grad of inputs the outputs do not depend on: nothing to run, nothing to send
 
@@ -212,9 +213,8 @@ def _retaining(inputs: tuple) -> list[Edge]:
 
 
 def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set[Node]:
-    """The nodes worth running when gradients are wanted only for some inputs: those from which one of them
-    can be reached, and for ``backward(inputs=...)`` the inputs' own nodes (a leaf's AccumulateGrad, or the node of
-    a tensor that retains its grad, which runs with its hooks, as in PyTorch)."""
+    """The nodes worth running when gradients are wanted only for some inputs: those from which one of them can be
+    reached, and for ``backward(inputs=...)`` the inputs' own nodes (which run with their hooks, as in PyTorch)."""
     targets, users = {node for node, _ in capture}, {}  # users: for each node, the nodes whose edges lead to it
     for node in deps:
         for nxt, _ in node.next_functions:
