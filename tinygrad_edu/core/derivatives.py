@@ -56,8 +56,8 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     ``broadcast``: a binary op whose inputs broadcast and promote together; ``floating``: integers compute as
     float32; ``view``: the output shares the first input's memory; ``silent``: the forward cannot meet a floating-point
     exception (so it skips numpy's error state, a speed trick); ``saved``: the number arguments the node shows
-    as ``_saved_<name>``, as PyTorch's does; ``refusal``: what PyTorch says where numpy refuses the arguments (a
-    ValueError); ``jvp``: the forward-mode rule, if not ``auto_element_wise`` (module docstring)."""
+    as ``_saved_<name>``, as PyTorch's does; ``refusal``: what PyTorch says where numpy refuses the arguments (and,
+    for a bool met by another dtype, whether PyTorch takes them: ``bool - 1``); ``jvp``: forward mode's rule, if any."""
     params = inspect.signature(forward).parameters
     args, defaults = tuple(params), tuple(None if p.default is p.empty else p.default for p in params.values())
     grads = tuple(formulas.get(a) for a in args)  # None: no gradient for that argument (a dim, a number ...)
