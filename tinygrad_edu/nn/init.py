@@ -23,8 +23,8 @@ import warnings
 import numpy as np
 
 from .._creation import Generator, default_generator
-from .._generator import in_memory_order
 from .._tensor import Tensor
+from ..core.grad_mode import no_grad
 
 
 def _fill(tensor: Tensor, values: np.ndarray | float) -> Tensor:
@@ -81,16 +81,15 @@ def _fan(tensor: Tensor, mode: str) -> int:
 
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None) -> Tensor:
-    """Fill with U(a, b)."""
-    t = tensor._array
-    return _fill(tensor, in_memory_order(t, lambda shape: _rng(generator).uniform(shape, t.dtype, a, b)))
+    """Fill with U(a, b): ``tensor.uniform_`` without recording, as PyTorch's init does."""
+    with no_grad():
+        return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None) -> Tensor:
-    """Fill with N(mean, std**2)."""
-    t = tensor._array
-    return _fill(tensor, in_memory_order(t, lambda shape: _rng(generator).normal(shape, t.dtype, mean, std,
-                                                                                 t.flags.c_contiguous)))
+    """Fill with N(mean, std**2): ``tensor.normal_`` without recording."""
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:
