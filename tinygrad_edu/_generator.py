@@ -11,17 +11,16 @@ recipes:
 - ``uniform`` (``rand``, ``uniform_``, the ``nn.init`` uniforms): one word per float32 element, its low 24 bits
   (a float32's precision) as a fraction; two words per float64 element (53 bits). Then ``x * (to - from) + from``.
 - ``normal`` (``randn``, ``normal_``): for 16 or more elements, uniforms first, then Box-Muller on each block of
-  16 (element j and j + 8 from one pair), the last 16 drawn again when the count is not a multiple of 16; for
-  fewer, or a tensor not laid out in one block, Box-Muller one pair at a time in float64, whose second value is
-  kept for the next call.
+  16 (element j and j + 8 from one pair), the last 16 drawn again when the count is not a multiple of 16, each
+  step as PyTorch's kernel computes it (in float32, its own polynomial log, sin and cos); for fewer, or a tensor
+  not laid out in one block, Box-Muller one pair at a time in float64, whose second value is kept for the next call.
 - ``integers`` (``randint``, ``random_``): a word (two, for a range of 2**32 or more) modulo the range.
 - ``permutation`` (``randperm``): Fisher-Yates from the front, one word per swap.
 - ``bernoulli`` (dropout's mask): a float64 uniform below p; with a tensor of probabilities, a float32 one.
 
-The words and their order are PyTorch's exactly. Where a recipe computes logarithms and cosines of many numbers
-(``normal`` on 16 or more), numpy's functions can round the last bit of a float32 differently from PyTorch's
-vector code, which a printed tensor (4 decimals) does not show. (PyTorch on Intel processors may take dropout's
-mask from Intel's MKL instead; there it differs.)
+The words, their order and the arithmetic are PyTorch's, so the numbers agree to the last bit. (PyTorch on a
+processor without AVX2 computes float32 normals with the C library's functions instead, and on some Intel
+processors takes dropout's mask from Intel's MKL; there the last bits, or the masks, differ.)
 """
 
 from __future__ import annotations
@@ -124,11 +123,13 @@ class Generator:
         """Normal of ``mean`` and ``std``; ``one_block``: the tensor it fills is laid out in one contiguous block."""
         dtype, n = np.dtype(dtype), math.prod(shape)
         if n >= 16 and one_block:
-            data = self.uniform((n,), dtype).astype(np.float64)
+            box_muller = _box_muller_16_float32 if dtype == np.float32 else _box_muller_16
+            work = np.float32 if dtype == np.float32 else np.float64
+            data = self.uniform((n,), dtype).astype(work)
             full = n - n % 16
-            data[:full] = _box_muller_16(data[:full].reshape(-1, 16), mean, std).ravel()
+            data[:full] = box_muller(data[:full].reshape(-1, 16), mean, std).ravel()
             if n % 16:  # the last 16 again, from new uniforms
-                data[n - 16:] = _box_muller_16(self.uniform((1, 16), dtype).astype(np.float64), mean, std).ravel()
+                data[n - 16:] = box_muller(self.uniform((1, 16), dtype).astype(work), mean, std).ravel()
             return data.astype(dtype).reshape(shape)
         values = []
         for _ in range(n):  # (one at a time, in float64, with math's functions: the C library's, as PyTorch's)
@@ -176,8 +177,97 @@ def in_memory_order(a: np.ndarray, draw: Any) -> np.ndarray:
     return draw(tuple(a.shape[d] for d in order)).transpose(np.argsort(order))
 
 
+# -- Box-Muller on blocks of 16, computed step for step as PyTorch's kernels compute it ------------------------------
 def _box_muller_16(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """PyTorch's ``normal_fill_16`` on each row of 16 uniforms: elements j and j + 8 from the pair (1 - u_j, u_j+8)."""
+    """PyTorch's ``normal_fill_16`` (float64) on each row of 16 uniforms: elements j and j + 8 from the pair
+    (1 - u_j, u_j+8). It calls the C library's log, cos and sin, which are math's (numpy's own can round the last bit
+    differently), and ends with one fused multiply-add, ``radius * cos(theta) * std + mean``."""
     u1, u2 = 1.0 - blocks[:, :8], blocks[:, 8:]
-    radius, theta = np.sqrt(-2.0 * np.log(u1)), 2.0 * math.pi * u2
-    return np.concatenate([radius * np.cos(theta) * std + mean, radius * np.sin(theta) * std + mean], axis=1)
+    radius, theta = np.sqrt(-2.0 * _libm(math.log, u1)), 2.0 * math.pi * u2
+    return np.concatenate([_fma64(radius * _libm(math.cos, theta), std, mean),
+                           _fma64(radius * _libm(math.sin, theta), std, mean)], axis=1)
+
+
+def _box_muller_16_float32(blocks: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """The same in float32, as PyTorch's kernel for x86 processors with AVX2 computes it: every step rounded to
+    float32, log, sin and cos by the cephes polynomials of its ``avx_mathfun.h`` (after Julien Pommier's
+    ``sse_mathfun``), and each multiplication the compiler fuses with the addition after it, fused."""
+    f32 = np.float32
+    u1, u2 = f32(1) - blocks[:, :8], blocks[:, 8:]
+    radius = np.sqrt(f32(-2) * _log_cephes(u1))
+    sin, cos = _sincos_cephes(f32(2.0 * math.pi) * u2)
+    return np.concatenate([_fma32(radius * cos, f32(std), f32(mean)), _fma32(radius * sin, f32(std), f32(mean))],
+                          axis=1)
+
+
+def _log_cephes(x: np.ndarray) -> np.ndarray:
+    """log(x) for float32 x > 0: x = m * 2**e with m in [sqrt(1/2), sqrt(2)), so log(x) = log(1 + f) + e * log(2)
+    with f = m - 1 small; log(1 + f) = f - f**2 / 2 + f**3 * P(f), P a degree-8 polynomial; log(2) in two parts
+    (0.693359375 has few bits, so e times it is exact) keeps the sum accurate."""
+    f32 = np.float32
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 126).astype(f32)  # (the exponent of m in [0.5, 1), plus one)
+    m = ((bits & ~0x7F800000) | 0x3F000000).view(f32)  # the mantissa, in [0.5, 1)
+    small = m < f32(0.707106781186547524)  # below sqrt(1/2): use 2m - 1 and one exponent less
+    e = e - small.astype(f32)
+    f = (m - f32(1)) + np.where(small, m, f32(0))
+    f2 = f * f
+    p = np.full_like(f, f32(7.0376836292e-2))
+    for c in (-1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1, -1.6668057665e-1,
+              2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1):
+        p = _fma32(p, f, f32(c))
+    y = _fma32(p * f, f2, e * f32(-2.12194440e-4))  # f**3 P(f) + e * (log 2's small part)
+    y = _fma32(-f2, f32(0.5), y)  # - f**2 / 2
+    return _fma32(e, f32(0.693359375), f + y)  # + e * (log 2's large part)
+
+
+def _sincos_cephes(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """sin(x) and cos(x) for float32 x >= 0: x = j * pi/4 + r with j even (the nearest even octant) and |r| <= pi/4,
+    r computed with pi/4 in three parts so that it stays exact; then the cephes polynomials of sin and cos on
+    [-pi/4, pi/4], exchanged and signed by the quadrant j / 2."""
+    f32 = np.float32
+    j = (x * f32(1.27323954473516)).astype(np.int32)  # x / (pi/4), truncated
+    j = (j + 1) & ~1
+    y = j.astype(f32)
+    r = _fma32(y, f32(-0.78515625), x)
+    r = _fma32(y, f32(-2.4187564849853515625e-4), r)
+    r = _fma32(y, f32(-3.77489497744594108e-8), r)
+    z = r * r
+    c = _fma32(_fma32(f32(2.443315711809948e-5), z, f32(-1.388731625493765e-3)), z, f32(4.166664568298827e-2)) * z
+    c = _fma32(c, z, -(z * f32(0.5))) + f32(1)  # cos r = 1 - r**2 / 2 + r**4 Q(r**2)
+    s = _fma32(_fma32(f32(-1.9515295891e-4), z, f32(8.3321608736e-3)), z, f32(-1.6666654611e-1)) * z
+    s = _fma32(s, r, r)  # sin r = r + r**3 P(r**2)
+    odd_quadrant = (j & 2) != 0
+    sin, cos = np.where(odd_quadrant, c, s), np.where(odd_quadrant, s, c)
+    return np.where((j & 4) != 0, -sin, sin), np.where(((j - 2) & 4) == 0, -cos, cos)
+
+
+def _fma32(a: Any, b: Any, c: Any) -> np.ndarray:
+    """``a * b + c`` for float32s, rounded once, as a fused multiply-add: the product is exact in float64, and the sum
+    too unless it lands on a float32 rounding midpoint, where the sum's own rounding error decides the direction."""
+    p = np.multiply(a, b, dtype=np.float64)
+    s = p + c
+    tie = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000  # (halfway between two float32s: rare)
+    if tie.any():
+        err = (p - (s - (s - p))) + (c - (s - p))  # s + err is exact (Knuth's two-sum)
+        s = np.where(tie & (err != 0), np.nextafter(s, np.copysign(np.inf, err)), s)
+    return s.astype(np.float32)
+
+
+def _fma64(a: np.ndarray, b: float, c: float) -> np.ndarray:
+    """``a * b + c`` for float64s, rounded once (nearly always): the product's rounding error by Dekker's split,
+    the sum's by Knuth's two-sum, added back before the last rounding."""
+    split = 134217729.0 * a  # (2**27 + 1: a's high half)
+    a_hi = split - (split - a)
+    split = 134217729.0 * b
+    b_hi = split - (split - b)
+    p = a * b
+    p_err = ((a_hi * b_hi - p) + a_hi * (b - b_hi) + (a - a_hi) * b_hi) + (a - a_hi) * (b - b_hi)
+    s = p + c
+    back = s - p
+    return s + (p_err + ((p - (s - back)) + (c - back)))
+
+
+def _libm(f: Any, x: np.ndarray) -> np.ndarray:
+    """``f`` (one of math's: the C library's) on each element of a float64 array."""
+    return np.array([f(v) for v in x.ravel().tolist()], dtype=np.float64).reshape(x.shape)
