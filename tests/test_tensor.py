@@ -542,8 +542,9 @@ def test_a_tensors_device_is_a_device_as_in_pytorch() -> None:
 
 
 def test_other_devices_are_refused() -> None:
+    assert (tg.device("cuda").type, tg.device("cuda").index) == ("cuda", None)  # (naming one is allowed, as in PyTorch)
     with pytest.raises(RuntimeError, match="^tinygrad_edu runs on the CPU only: there is no 'cuda' device$"):
-        tg.device("cuda")
+        tg.zeros(2, device=tg.device("cuda"))
     with pytest.raises(RuntimeError, match="there is no 'cuda:0' device"):
         tg.zeros(2, device="cuda:0")
     with pytest.raises(RuntimeError, match="there is no 'mps' device"):

@@ -25,7 +25,8 @@ class device:  # noqa: N801  (PyTorch's name)
 
     tinygrad_edu computes with numpy in main memory, so "cpu" is the only device there is. The class exists so
     that code written for PyTorch (``device = torch.device("cpu")``, ``torch.zeros(3, device=device)``) runs
-    unchanged; asking for any other device is an error at once rather than a silent copy on the CPU.
+    unchanged. As in PyTorch, naming another device is allowed (``torch.device("cuda").index``); putting a tensor
+    there is an error at once rather than a silent copy on the CPU.
     """
 
     def __init__(self, type: str | device, index: int | None = None) -> None:
@@ -33,8 +34,6 @@ class device:  # noqa: N801  (PyTorch's name)
             type, index = type.type, type.index
         kind, _, number = str(type).partition(":")
         known_type(kind)
-        if kind != "cpu":
-            refuse(kind, f"tinygrad_edu runs on the CPU only: there is no '{type}' device")
         self.type = kind
         self.index = int(number) if number else index
 
@@ -65,8 +64,8 @@ def known_type(kind: str) -> None:
 
 def on_cpu(where: Any) -> None:
     """Accept the ``device=`` argument of the factories when it means the CPU (None, "cpu", device("cpu"))."""
-    if where is not None and not isinstance(where, device):
-        device(where)  # raises for anything but the CPU
+    if where is not None and (kind := device(where)).type != "cpu":
+        refuse(kind.type, f"tinygrad_edu runs on the CPU only: there is no '{where}' device")
 
 
 CPU = device("cpu")  # what every tensor's ``.device`` is
@@ -74,9 +73,8 @@ CPU = device("cpu")  # what every tensor's ``.device`` is
 
 def set_default_device(where: Any) -> None:
     """The device factories use when not told: PyTorch's tutorials call ``torch.set_default_device(device)`` with
-    the device they picked ("cpu" here, the only one). Any other device is refused at once, as ``device()`` does."""
-    if where is not None:
-        device(where)
+    the device they picked ("cpu" here, the only one). Any other device is refused at once."""
+    on_cpu(where)
 
 
 def get_default_device() -> device:

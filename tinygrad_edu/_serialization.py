@@ -21,7 +21,8 @@ from typing import IO, Any
 # What a weights-only load may build, besides Python's own containers and numbers: tensors and parameters,
 # the numpy arrays, dtypes and scalars inside them, and the OrderedDict a state_dict is.
 _DATA_GLOBALS = {
-    ("tinygrad_edu._tensor", "_rebuild"), ("tinygrad_edu.nn.module", "Parameter"),
+    ("tinygrad_edu._tensor", "_rebuild"), ("tinygrad_edu.nn.parameter", "Parameter"),
+    ("tinygrad_edu.nn.module", "Parameter"),  # (where it lived before: files saved then)
     ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "_reconstruct"),
     ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar"),
     ("numpy", "ndarray"), ("numpy", "dtype"), ("collections", "OrderedDict"), ("_codecs", "encode"),

@@ -27,7 +27,7 @@ from .core import tensor as _core
 from .core.function import InferenceCounter, Tensors, wrap
 from .core.grad_mode import GradMode
 from .ops import elementwise as ew
-from .ops import inplace, linalg, reduce, selection, shape, strided
+from .ops import inplace, linalg, numpy_names, reduce, selection, shape, strided
 from .ops.inplace import inplace_method
 
 __all__ = ["RemovableHandle", "Size", "Tensor"]
@@ -110,6 +110,7 @@ class Tensor(_core.Tensor):
     """
 
     __slots__ = ()
+    __module__ = "tinygrad_edu"  # (``type(x)`` prints ``<class 'tinygrad_edu.Tensor'>``, as PyTorch's ``torch.Tensor``)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if kwargs.keys() - {"device"}:  # Tensor(data, requires_grad=True): the constructor has no such keyword
@@ -721,9 +722,11 @@ class Tensor(_core.Tensor):
             raise TypeError(f"allclose(): argument 'other' (position 2) must be Tensor, not {M.typename(other)}")
         return bool(selection.isclose(self, other, rtol, atol, equal_nan)._array.all())  # (isclose's checks)
 
+    @numpy_names
     def all(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         return wrap(np.asarray(np.all(self._array, axis=dim, keepdims=keepdim)))
 
+    @numpy_names
     def any(self, dim: int | None = None, keepdim: bool = False) -> Tensor:
         return wrap(np.asarray(np.any(self._array, axis=dim, keepdims=keepdim)))
 

@@ -15,21 +15,24 @@ p = 1 sign(x); for inf the gradient goes to the largest |x| (shared by ties), fo
 norm is 0 the gradient is taken as 0, as PyTorch does. p = 1 and 2 are ``Tensor.norm``'s own node; the
 other orders are the Function below, so every vector norm prints ``grad_fn=<LinalgVectorNormBackward0>``.
 
-``cross(x, y, dim=-1)``, the cross product of 3-vectors, is here too (``tinygrad_edu.cross`` without ``dim`` warns
-that its default will become this one's).
+``eigh(A)`` and ``eigvalsh(A)``, a symmetric matrix's eigenvalues (ascending) and eigenvectors, come with their
+gradient (below). ``cross(x, y, dim=-1)``, the cross product of 3-vectors, is here too (``tinygrad_edu.cross``
+without ``dim`` warns that its default will become this one's).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from ._dtype import LEGACY_NAMES
-from ._tensor import Tensor
-from .autograd.function import Function
+from ._tensor import Tensor, _wrap
+from .autograd.function import Function, once_differentiable
 from .ops.linalg import cross as _cross
 
-__all__ = ["cross", "norm", "vector_norm"]
+__all__ = ["cross", "eigh", "eigvalsh", "norm", "vector_norm"]
 
 
 class _VectorNorm(Function):
@@ -151,3 +154,65 @@ def norm(a: Tensor, ord: float | str | None = None, dim: int | tuple[int, ...] |
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     """``linalg.cross(x, y, dim=-1)``: the cross product of 3-vectors along ``dim`` (the last, by default)."""
     return _cross(input, other, dim)
+
+
+class linalg_eigh(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.linalg_eigh)
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+    def __repr__(self) -> str:
+        return (f"tinygrad_edu.return_types.linalg_eigh(\neigenvalues={self.eigenvalues!r},\n"
+                f"eigenvectors={self.eigenvectors!r})")
+
+
+class _Eigh(Function):
+    """A symmetric A = V diag(L) V^T, L ascending, V's columns orthonormal (only A's ``uplo`` triangle is read).
+
+    Backward (PyTorch's, for symmetric matrices): with gL and gV the gradients of L and V,
+    gA = V (diag(gL) + S / E) V^T, where S = (V^T gV - (V^T gV)^T) / 2 and E_ij = L_j - L_i off the diagonal.
+    A change of A along an eigenvector's own direction moves its eigenvalue (the diagonal); the rest turns the
+    eigenvectors into each other, the more the closer their eigenvalues are (the division by E)."""
+
+    node_name = "LinalgEighBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, a: Tensor, uplo: str) -> tuple[Tensor, Tensor]:
+        values, vectors = np.linalg.eigh(a._array, UPLO=uplo)
+        L, V = _wrap(values), _wrap(vectors)  # noqa: N806  (the math's names)
+        ctx.save_for_backward(L, V)
+        ctx.set_materialize_grads(False)  # (an output not used is None: eigvalsh's gradient needs no division)
+        return L, V
+
+    @staticmethod
+    @once_differentiable  # (its own gradient is not written here: differentiating it again is refused, clearly)
+    def backward(ctx: Any, gL: Tensor | None, gV: Tensor | None) -> tuple:  # noqa: N803
+        L, V = ctx.saved_tensors  # noqa: N806
+        Vt = V.mT  # noqa: N806
+        if gV is None:
+            inner = gL.diag_embed() if gL is not None else V.new_zeros(V.shape)
+        else:
+            VtgV = Vt @ gV  # noqa: N806
+            E = L.unsqueeze(-2) - L.unsqueeze(-1)  # noqa: N806
+            eye = _wrap(np.eye(L.shape[-1], dtype=L._array.dtype))  # (E's diagonal is 0, and so is S's)
+            inner = 0.5 * (VtgV - VtgV.mT) / (E + eye)
+            if gL is not None:
+                inner = inner + gL.diag_embed()
+        return V @ inner @ Vt, None
+
+
+def _check_square(a: Tensor, name: str) -> None:
+    if a.dim() < 2 or a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(f"linalg.{name}: A must be batches of square matrices, but they are "
+                           f"{a.shape[-2] if a.dim() > 1 else 1} by {a.shape[-1]} matrices")
+
+
+def eigh(A: Tensor, UPLO: str = "L") -> linalg_eigh:  # noqa: N803  (PyTorch's names)
+    """The eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, or a batch of them."""
+    _check_square(A, "eigh")
+    return linalg_eigh(*_Eigh.apply(A, UPLO))
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:  # noqa: N803
+    """The eigenvalues of a symmetric matrix, ascending (``eigh``'s first half, with its gradient)."""
+    _check_square(A, "eigh")  # (PyTorch's message names eigh too)
+    return _Eigh.apply(A, UPLO)[0]

@@ -8,7 +8,7 @@
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
 """
 
-from . import functional, init, utils
+from . import functional, init, parameter, utils
 from .activation import (
     CELU,
     ELU,
@@ -47,7 +47,7 @@ from .loss import (
     NLLLoss,
     SmoothL1Loss,
 )
-from .module import Buffer, Module, Parameter
+from .module import Module
 from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
@@ -57,6 +57,7 @@ from .normalization import (
     InstanceNorm3d,
     LayerNorm,
 )
+from .parameter import Buffer, Parameter, UninitializedParameter
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",

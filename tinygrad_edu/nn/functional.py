@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
-from .._dtype import LEGACY_NAMES
+from .._dtype import LEGACY_NAMES, promoted
 from .._tensor import Tensor, _wrap
 from ..core.derivatives import ThresholdBackward
 from ..core.function import Function
@@ -100,7 +100,8 @@ class MseLoss(Function):
     def forward(ctx: Any, x: Tensor, y: Tensor, reduction: str) -> np.ndarray:
         ctx.save_for_backward(x, y)
         _set_reduction(ctx, reduction)
-        d = x._array - y._array
+        a, b = promoted(x, y)  # (a float32 input and an int64 target: float32, as PyTorch computes it)
+        d = a - b
         return _reduce(d * d, reduction)
 
     @staticmethod

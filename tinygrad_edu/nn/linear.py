@@ -12,7 +12,8 @@ from .._dtype import float32
 from .._tensor import Tensor, _wrap
 from ..ops.linalg import linear
 from . import init
-from .module import Module, Parameter
+from .module import Module
+from .parameter import Parameter, UninitializedParameter
 
 
 class Linear(Module):
@@ -52,20 +53,27 @@ class Linear(Module):
 
 class LazyLinear(Linear):
     """A ``Linear`` that learns ``in_features`` from its first input (``nn.LazyLinear(10)``): until then its weight
-    has no columns (``in_features=0``); the first forward gives it its shape and PyTorch's initialisation, and the
-    module becomes a ``Linear`` (the same parameter objects, so an optimizer made before still holds them)."""
+    and bias are ``UninitializedParameter``s, printed ``<UninitializedParameter>``; the first forward gives them
+    their shapes and PyTorch's initialisation, and the module becomes a ``Linear`` (the same parameter objects, so
+    an optimizer made before still holds them). ``load_state_dict`` gives them the saved shapes instead."""
 
     def __init__(self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None) -> None:
         super().__init__(0, out_features, bias, device, dtype)
+        self.weight = UninitializedParameter(dtype=self.weight._array.dtype)
+        if bias:
+            self.bias = UninitializedParameter(dtype=self.bias._array.dtype)
 
     def reset_parameters(self) -> None:
-        if self.in_features:  # (nothing to initialise before the first input)
+        if self.in_features and not isinstance(self.weight, UninitializedParameter):  # (nothing to initialise yet)
             super().reset_parameters()
 
     def forward(self, input: Tensor) -> Tensor:
         self.in_features = input.shape[-1]
-        self.weight._array = np.empty((self.out_features, self.in_features), self.weight._array.dtype)
-        self.reset_parameters()
+        if isinstance(self.weight, UninitializedParameter):
+            self.weight.materialize((self.out_features, self.in_features))
+            if isinstance(self.bias, UninitializedParameter):
+                self.bias.materialize((self.out_features,))
+            self.reset_parameters()
         self.__class__ = Linear  # (PyTorch's cls_to_become)
         return Linear.forward(self, input)
 

@@ -31,47 +31,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _device, _dtype
-from .._tensor import RemovableHandle, Tensor, _init, _wrap
+from .._tensor import RemovableHandle, Tensor, _wrap
 from .hooks import Hook, ModuleHooks, call_with_hooks
-
-
-class Parameter(Tensor):
-    """A tensor that is a weight of a Module; it requires grad unless told otherwise.
-
-    ``Parameter(data)`` shares ``data``'s memory (no copy) and is always a leaf, even if ``data`` was
-    computed: it starts a new history, the way ``data.detach()`` does.
-    """
-
-    def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
-        if data is None:
-            data = _wrap(np.empty(0, dtype=np.float32))
-        _init(self, data._array, requires_grad)
-        self._version_counter = data._version_counter  # same storage, so in-place changes count for both
-
-    def __repr__(self) -> str:
-        return "Parameter containing:\n" + super().__repr__()
-
-    def __reduce_ex__(self, protocol: int) -> Any:  # pickle (torch.save-like) keeps the class
-        return (Parameter, (_wrap(self._array), self._requires_grad))
-
-
-class _BufferMeta(type):
-    """``isinstance(t, nn.Buffer)``: a tensor marked by ``nn.Buffer(...)`` (it stays a plain Tensor)."""
-
-    def __instancecheck__(cls, obj: object) -> bool:
-        return isinstance(obj, Tensor) and getattr(obj, "_is_buffer", False)
-
-
-class Buffer(Tensor, metaclass=_BufferMeta):
-    """``self.running_mean = nn.Buffer(torch.zeros(3))``: a tensor marked as a module's state, so that assigning it
-    to a module registers it as a buffer (``register_buffer`` without the call). ``persistent=False`` keeps it out of
-    ``state_dict``. What you get back is a plain tensor (detached from any graph) carrying the mark."""
-
-    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True) -> Tensor:  # type: ignore[misc]
-        t = (data if data is not None else _wrap(np.zeros(0, np.float32))).detach()
-        t.requires_grad_(data is not None and data.requires_grad)
-        t.persistent, t._is_buffer = persistent, True
-        return t
+from .parameter import Buffer, Parameter, UninitializedParameter
 
 
 def typename(value: Any) -> str:
@@ -412,11 +374,12 @@ class Module:
         before ``gradcheck``. Floating-point buffers are replaced by converted copies (as PyTorch does: a buffer
         is state, not a tensor an optimizer holds); integer ones (``num_batches_tracked``) stay as they are.
         Devices other than "cpu" are not supported."""
-        for a in args:
+        for a in (*args, kwargs.get("device")):
             if isinstance(a, _dtype.dtype):
                 dtype = a
-            elif isinstance(a, str) and a != "cpu":
-                _device.refuse(a.partition(":")[0], f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
+            elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
+                _device.refuse(str(a).partition(":")[0],
+                               f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
         if dtype is not None:
             for p in self.parameters():
                 if p._array.dtype.kind == "f" and p._array.dtype != dtype.np:
@@ -476,6 +439,9 @@ class Module:
             if not isinstance(src, Tensor):
                 errors.append(f'While copying the parameter named "{key}", expected tinygrad_edu.Tensor or '
                               f"Tensor-like object from checkpoint but received {type(src)}")
+            elif isinstance(param, UninitializedParameter):  # a lazy module not run yet: it takes the saved shape
+                param.materialize(src._array.shape)
+                np.copyto(param._array, src._array, casting="unsafe")
             elif src._array.shape != param._array.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {src.shape} from checkpoint, "
                               f"the shape in current model is {param.shape}.")

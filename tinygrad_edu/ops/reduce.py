@@ -30,7 +30,7 @@ from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
-from . import unrecorded
+from . import numpy_names, unrecorded
 from .elementwise import DivScalar, MulScalar, maximum, minimum, zero_where
 from .shape import Index, _dim, cat
 
@@ -383,12 +383,14 @@ class LogSoftmaxBackwardData(Function):
         return dg, dout, None
 
 
+@numpy_names
 def softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     """``x.softmax(dim)``: e^x / sum e^x along dim (which must be given: nn.functional's may guess it)."""
     _dim_given("softmax", dim)
     return Softmax.apply(x if dtype is None else x.to(dtype), dim)
 
 
+@numpy_names
 def log_softmax(x: Tensor, dim: int | None = None, dtype: Any = None) -> Tensor:
     _dim_given("log_softmax", dim)
     return LogSoftmax.apply(x if dtype is None else x.to(dtype), dim)
@@ -482,6 +484,7 @@ class Std(Var):
         return _var_grad(zero_where(result._array == 0, g / (result * 2)), x, ctx.dims, ctx.dof), None, None, None
 
 
+@numpy_names
 def var(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: float | None = None) -> Tensor:
     """``x.var()``: the sample variance (divided by n - 1); ``correction=0`` (or ``unbiased=False``) divides by n."""
@@ -489,6 +492,7 @@ def var(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool 
     return Var.apply(x, _dims(dim, x._array.ndim), correction, keepdim)
 
 
+@numpy_names
 def std(x: Tensor, dim: Any = None, unbiased: bool | None = None, keepdim: bool = False, *,
         correction: float | None = None) -> Tensor:
     """``x.std()``: the sample standard deviation, sqrt(var); arguments as for :func:`var`."""
@@ -565,6 +569,7 @@ def _product_of_others(x: Tensor, result: Tensor, dims: tuple[int, ...] | None) 
     return others
 
 
+@numpy_names
 def prod(x: Tensor, dim: int | None = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
     """``x.prod()``: the product of all elements; ``x.prod(dim)`` along one dimension. Integers give int64."""
     if dtype is not None:
@@ -601,6 +606,7 @@ class Cumsum(Function):
         return Index.apply(Cumsum.apply(Index.apply(g, flip), ctx.dim), flip), None
 
 
+@numpy_names
 def cumsum(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """``x.cumsum(dim)``: running totals along dim. Integers (and bools) give int64, as in PyTorch."""
     return Cumsum.apply(x if dtype is None else x.to(dtype), dim)
@@ -642,6 +648,7 @@ class Logsumexp(Function):
         return g * (x - result).exp(), None, None
 
 
+@numpy_names
 def logsumexp(x: Tensor, dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
     """``x.logsumexp(dim)``: log(sum e^x) along dim, without overflow (see :class:`Logsumexp`)."""
     if dim is None:  # required, as in PyTorch (whose message this is)
@@ -712,11 +719,13 @@ def _reduction_dims(dim: Any, ndim: int) -> tuple[int, ...]:
     return tuple(sorted(d for d in seen if ndim))
 
 
+@numpy_names
 def amax(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tensor:
     """``x.amax(dim)``: the largest values over dim (all dims by default); see :class:`Amax`."""
     return Amax.apply(x, _reduction_dims(dim, x._array.ndim), keepdim)
 
 
+@numpy_names
 def amin(x: Tensor, dim: int | tuple | list = (), keepdim: bool = False) -> Tensor:
     """``x.amin(dim)``: the smallest values over dim (all dims by default); see :class:`Amin`."""
     return Amin.apply(x, _reduction_dims(dim, x._array.ndim), keepdim)
@@ -766,6 +775,7 @@ class aminmax_return(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.a
 aminmax_return.__name__ = "tinygrad_edu.return_types.aminmax"
 
 
+@numpy_names
 def aminmax(input: Tensor, *, dim: int | None = None, keepdim: bool = False) -> aminmax_return:
     """``x.aminmax()``: ``(min, max)`` of all elements, or along ``dim``, in one pass; ties share each gradient
     (see :class:`Aminmax`). Unlike ``min(dim)``, no indices."""
@@ -840,11 +850,13 @@ def _cumprod_grad_by_omission(g: Tensor, x: Tensor, dim: int) -> Tensor:
     return (omitted * later * g.movedim(dim, -1).unsqueeze(-2)).sum(-1).movedim(-1, dim)
 
 
+@numpy_names
 def cumprod(x: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
     """``x.cumprod(dim)``: running products along dim. Integers (and bools) give int64, as in PyTorch."""
     return Cumprod.apply(x if dtype is None else x.to(dtype), dim)
 
 
+@numpy_names
 def diff(x: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None) -> Tensor:
     """``x.diff()``: differences of neighbours along dim, x[1:] - x[:-1], taken n times; ``prepend`` and
     ``append`` are put at either end first. Built, as in PyTorch, from two narrowed views and a subtraction
@@ -932,6 +944,7 @@ class median_return(max_return):  # noqa: N801
     _name = "median"
 
 
+@numpy_names
 def median(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     """``x.median()``: the middle value (the lower middle for an even count); ``x.median(dim)``: (values,
     indices) along dim."""
@@ -979,6 +992,7 @@ class nanmedian_return(max_return):  # noqa: N801
     _name = "nanmedian"
 
 
+@numpy_names
 def nanmedian(x: Tensor, dim: int | None = None, keepdim: bool = False) -> Any:
     """``x.nanmedian()``: the median of the values that are not nan (``median`` gives nan as soon as one is);
     ``x.nanmedian(dim)``: (values, indices) along dim."""

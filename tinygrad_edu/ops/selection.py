@@ -24,6 +24,7 @@ from ..core.function import RESULT, Function, broadcast_from
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
+from . import numpy_names
 from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
 from .reduce import _ScatterAlong, max_return
 
@@ -161,16 +162,19 @@ class Topk(Sort):
     node_name = "TopkBackward0"
 
 
+@numpy_names
 def sort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> sort_return:
     """``x.sort()``: (values, indices) along dim (the last by default). The sort is always stable here."""
     return sort_return(*Sort.apply(x, dim, descending))
 
 
+@numpy_names
 def argsort(x: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
     """The indices of :func:`sort`."""
     return sort(x, dim, descending).indices
 
 
+@numpy_names
 def topk(x: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> topk_return:
     """The k largest (``largest=False``: smallest) values along dim, with their indices, always in sorted order."""
     return topk_return(*Topk.apply(x, dim, largest, k))
@@ -319,6 +323,7 @@ class ScatterValue(Function):
         return ScatterValue.apply(g, ctx.dim, ctx.index, 0), None, None, None
 
 
+@numpy_names
 def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
     """Pick elements of x along ``dim`` at the positions ``index`` holds: ``out[i][j] = x[i][index[i][j]]``
     (dim 1). index has x's number of dimensions and is no larger than x apart from ``dim``."""
@@ -401,6 +406,7 @@ class IndexSelect(Function):
         return IndexAdd.apply(_zeros(ctx.shape, g._array.dtype), ctx.dim, ctx.index, g, 1), None, None
 
 
+@numpy_names
 def index_select(x: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of x along ``dim`` at the (non-negative) positions in the 1-D tensor ``index``."""
     idx = _vector_index("index_select", index)

@@ -22,7 +22,7 @@ from ..core.derivatives import Expand, ReshapeAlias, SqueezeDim, UnsafeView, Uns
 from ..core.function import Function
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor, _shape_arg
-from . import unrecorded
+from . import numpy_names, unrecorded
 from .views import as_view
 
 
@@ -114,6 +114,7 @@ class SqueezeDims(Squeeze):
     node_name = "SqueezeBackward2"
 
 
+@numpy_names
 def squeeze(x: Tensor, dim: int | tuple | None = None) -> Tensor:
     if dim is None:
         return Squeeze.apply(x)
@@ -122,6 +123,7 @@ def squeeze(x: Tensor, dim: int | tuple | None = None) -> Tensor:
     return SqueezeDims.apply(x, dim)
 
 
+@numpy_names
 def unsqueeze(x: Tensor, dim: int) -> Tensor:
     """Insert a size-1 dimension at ``dim`` (in the core's table: its backward formulas use it)."""
     return Unsqueeze.apply(x, _dim(dim, x._array.ndim + 1))
@@ -249,10 +251,12 @@ class Unbind(Function):
         return Stack.apply(ctx.dim, *grads), None
 
 
+@numpy_names
 def unbind(x: Tensor, dim: int = 0) -> tuple[Tensor, ...]:
     return Unbind.apply(x, dim)
 
 
+@numpy_names
 def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if isinstance(tensors, Tensor):  # cat(a, b): the tensors go in one list, cat([a, b])
         tensor_list("cat", tensors, Tensor)
@@ -263,6 +267,7 @@ def cat(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
         raise
 
 
+@numpy_names
 def stack(tensors: Sequence[Tensor], dim: int = 0) -> Tensor:
     if isinstance(tensors, Tensor):
         tensor_list("stack", tensors, Tensor)
@@ -474,6 +479,7 @@ def split(x: Tensor, split_size_or_sections: int | Sequence[int], dim: int = 0) 
     return Split.apply(x, sizes, dim)
 
 
+@numpy_names
 def chunk(x: Tensor, chunks: int, dim: int = 0) -> tuple[Tensor, ...]:
     """Cut x along ``dim`` into ``chunks`` pieces of equal size, rounded up (so there may be fewer pieces)."""
     if chunks <= 0:

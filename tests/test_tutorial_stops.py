@@ -1,0 +1,195 @@
+"""Where tutorial programs stopped or printed something else than PyTorch: d2l's linear algebra, lazy
+initialisation and read-write sections, and PyTorch's tensors and neural-networks tutorials.
+
+Each case is run with tinygrad_edu and, when torch is installed, with torch (``_oracle.as_pytorch``); the
+expected text is spelled out, so each test means something without torch.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from _oracle import as_pytorch, raises
+
+import tinygrad_edu as tg
+
+
+def _matrix(lib: ModuleType) -> Any:
+    return lib.arange(6.0).reshape(2, 3)
+
+
+# -- numpy's argument names: axis= for dim=, keepdims= for keepdim= (PyTorch's argument parser takes them) ----------
+NUMPY_NAMES = {
+    "cumsum": (lambda lib: _matrix(lib).cumsum(axis=0), "tensor([[0., 1., 2.],\n        [3., 5., 7.]])"),
+    "torch.cumsum": (lambda lib: lib.cumsum(_matrix(lib), axis=1),
+                     "tensor([[ 0.,  1.,  3.],\n        [ 3.,  7., 12.]])"),
+    "cumprod": (lambda lib: _matrix(lib).cumprod(axis=1), "tensor([[ 0.,  0.,  0.],\n        [ 3., 12., 60.]])"),
+    "cat": (lambda lib: lib.cat([_matrix(lib), _matrix(lib)], axis=1).shape, "tinygrad_edu.Size([2, 6])"),
+    "stack": (lambda lib: lib.stack([_matrix(lib)] * 2, axis=2).shape, "tinygrad_edu.Size([2, 3, 2])"),
+    "std, keepdims": (lambda lib: _matrix(lib).std(axis=0, keepdims=True),
+                      "tensor([[2.1213, 2.1213, 2.1213]])"),
+    "var": (lambda lib: _matrix(lib).var(axis=1), "tensor([1., 1.])"),
+    "prod": (lambda lib: _matrix(lib).prod(axis=0, keepdims=True), "tensor([[ 0.,  4., 10.]])"),
+    "softmax": (lambda lib: _matrix(lib).softmax(axis=1).sum(1), "tensor([1., 1.])"),
+    "logsumexp": (lambda lib: _matrix(lib).logsumexp(axis=0), "tensor([3.0486, 4.0486, 5.0486])"),
+    "amax": (lambda lib: _matrix(lib).amax(axis=0, keepdims=True), "tensor([[3., 4., 5.]])"),
+    "median": (lambda lib: _matrix(lib).median(axis=0).values, "tensor([0., 1., 2.])"),
+    "all": (lambda lib: _matrix(lib).all(axis=0), "tensor([False,  True,  True])"),
+    "torch.any": (lambda lib: lib.any(_matrix(lib), axis=1), "tensor([True, True])"),
+    "sort": (lambda lib: _matrix(lib).sort(axis=0, descending=True).indices,
+             "tensor([[1, 1, 1],\n        [0, 0, 0]])"),
+    "topk": (lambda lib: _matrix(lib).topk(1, axis=0).values, "tensor([[3., 4., 5.]])"),
+    "gather": (lambda lib: _matrix(lib).gather(axis=0, index=lib.zeros(1, 3, dtype=lib.long)),
+               "tensor([[0., 1., 2.]])"),
+    "index_select": (lambda lib: _matrix(lib).index_select(axis=1, index=lib.tensor([2])),
+                     "tensor([[2.],\n        [5.]])"),
+    "unsqueeze": (lambda lib: _matrix(lib).unsqueeze(axis=0).shape, "tinygrad_edu.Size([1, 2, 3])"),
+    "squeeze": (lambda lib: lib.ones(2, 1).squeeze(axis=1).shape, "tinygrad_edu.Size([2])"),
+    "unbind": (lambda lib: len(_matrix(lib).unbind(axis=1)), "3"),
+    "chunk": (lambda lib: len(_matrix(lib).chunk(2, axis=1)), "2"),
+    "diff": (lambda lib: _matrix(lib).diff(axis=0), "tensor([[3., 3., 3.]])"),
+    "sum, both numpy names": (lambda lib: lib.sum(_matrix(lib), axis=0, keepdims=True), "tensor([[3., 5., 7.]])"),
+}
+
+
+@pytest.mark.parametrize("name", NUMPY_NAMES)
+def test_numpy_argument_names_are_taken(name: str) -> None:
+    fn, expected = NUMPY_NAMES[name]
+    as_pytorch(fn, (None, expected, []))
+
+
+def test_a_dim_given_twice_is_refused() -> None:
+    with pytest.raises(TypeError, match="got multiple values for argument 'dim'"):
+        tg.arange(4.0).cumsum(0, axis=0)
+    with pytest.raises(TypeError, match="got multiple values for argument 'dim'"):
+        tg.arange(4.0).cumsum(dim=0, axis=0)
+
+
+# -- torch.linalg.eigh and eigvalsh --------------------------------------------------------------------------------
+def test_eigvalsh_as_d2l_prints_it() -> None:
+    as_pytorch(lambda lib: lib.linalg.eigvalsh(lib.tensor([[1.0, 2, 3], [2, 0, 4], [3, 4, 5]])),
+               (None, "tensor([-2.2628, -0.5985,  8.8612])", []))
+
+
+def test_eigh_prints_its_named_pair_and_node() -> None:
+    def eigh(lib: ModuleType) -> Any:
+        A = lib.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+        result = lib.linalg.eigh(A)
+        return result, result.eigenvalues.grad_fn.name()
+
+    as_pytorch(lambda lib: eigh(lib)[0].eigenvalues,
+               (None, "tensor([1.3820, 3.6180], grad_fn=<LinalgEighBackward0>)", []))
+    text = repr(eigh(tg)[0])
+    assert text.startswith("tinygrad_edu.return_types.linalg_eigh(\neigenvalues=tensor([1.3820, 3.6180]")
+    assert "eigenvectors=tensor([[" in text
+
+
+def test_the_gradients_of_eigenvalues_and_eigenvectors() -> None:
+    """d(sum of eigenvalues)/dA is the identity (the trace); an eigenvector's gradient as PyTorch's formula gives it
+    (compared to 4 decimals: the eigenvectors' signs are LAPACK's, the same in both here)."""
+
+    def grads(lib: ModuleType) -> Any:
+        A = lib.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)
+        lib.linalg.eigvalsh(A).sum().backward()
+        trace = A.grad.round(decimals=4)
+        A.grad = None
+        r = lib.linalg.eigh(A)
+        (r.eigenvectors[:, 0].sum() ** 2 + r.eigenvalues[1]).backward()
+        return trace, A.grad
+
+    as_pytorch(grads, (None, "(tensor([[1., 0.],\n        [0., 1.]]), "
+                             "tensor([[0.0975, 0.3578],\n        [0.3578, 0.9025]]))", []))
+    B = tg.randn(4, 4, dtype=tg.float64)
+    assert tg.autograd.gradcheck(lambda x: tg.linalg.eigvalsh(x + x.T), (B.requires_grad_(),))
+    assert tg.autograd.gradcheck(lambda x: tg.linalg.eigh(x + x.T).eigenvectors.abs(), (B,))
+
+
+def test_eigh_of_a_matrix_that_is_not_square() -> None:
+    raises(lambda lib: lib.linalg.eigvalsh(lib.ones(2, 3)), RuntimeError,
+           "linalg.eigh: A must be batches of square matrices, but they are 2 by 3 matrices")
+
+
+# -- lazy modules: UninitializedParameter until the first input, or load_state_dict -------------------------------
+def test_a_lazy_weight_before_its_first_input() -> None:
+    as_pytorch(lambda lib: (lib.nn.LazyLinear(3), lib.nn.LazyLinear(3).weight, type(lib.nn.LazyLinear(3).bias),
+                            lib.nn.LazyLinear(3).state_dict(), lib.nn.LazyLinear(3).weight.size()),
+               (None, "(LazyLinear(in_features=0, out_features=3, bias=True), <UninitializedParameter>, <class "
+                      "'tinygrad_edu.nn.parameter.UninitializedParameter'>, OrderedDict([('weight', "
+                      "<UninitializedParameter>), ('bias', <UninitializedParameter>)]), tinygrad_edu.Size([0]))", []))
+    raises(lambda lib: lib.nn.LazyLinear(3).weight.shape, RuntimeError,
+           "Can't access the shape of an uninitialized parameter or buffer. This error usually happens in "
+           "`load_state_dict` when trying to load an uninitialized parameter into an initialized one. Call "
+           "`forward` to initialize the parameters before accessing their attributes.")
+
+
+def test_a_lazy_module_takes_its_shape_from_its_first_input_keeping_its_parameter_objects() -> None:
+    def run(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        net = lib.nn.Sequential(lib.nn.LazyLinear(4), lib.nn.ReLU(), lib.nn.LazyLinear(1))
+        before = list(net.parameters())
+        out = net(lib.ones(2, 3))
+        return net, type(net[0].weight), net[0].weight.shape, out, all(a is b for a, b in zip(before,
+                                                                                          net.parameters()))
+
+    ours = as_pytorch(run)
+    assert "Linear(in_features=3, out_features=4, bias=True)" in ours[1] and ours[1].endswith("True)")
+
+
+def test_load_state_dict_gives_a_lazy_module_the_saved_shapes() -> None:
+    """d2l's read-write section: a LazyLinear not run yet loads a saved Linear's weights."""
+
+    def run(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        source = lib.nn.Linear(5, 3)
+        lazy = lib.nn.LazyLinear(3)
+        keys = lazy.load_state_dict(source.state_dict())
+        first = (keys, lazy, type(lazy.weight), lazy.weight.shape, lib.equal(lazy.weight, source.weight))
+        return first, lazy(lib.ones(1, 5)), lazy
+
+    as_pytorch(run)
+    lazy = tg.nn.LazyLinear(3)
+    lazy.load_state_dict(tg.nn.Linear(5, 3).state_dict())
+    assert type(lazy.weight) is tg.nn.Parameter and lazy.weight.shape == (3, 5)
+
+
+# -- class names as PyTorch prints them -------------------------------------------------------------------------------
+def test_class_names_print_as_pytorchs() -> None:
+    as_pytorch(lambda lib: (type(lib.zeros(1)), type(lib.nn.Linear(2, 1).bias), lib.Tensor, lib.nn.Parameter),
+               (None, "(<class 'tinygrad_edu.Tensor'>, <class 'tinygrad_edu.nn.parameter.Parameter'>, <class "
+                      "'tinygrad_edu.Tensor'>, <class 'tinygrad_edu.nn.parameter.Parameter'>)", []))
+
+
+def test_a_saved_parameter_loads_back_as_a_parameter(tmp_path: Any) -> None:
+    p = tg.nn.Parameter(tg.ones(2))
+    tg.save({"p": p}, tmp_path / "p.pt")
+    loaded = tg.load(tmp_path / "p.pt")["p"]
+    assert type(loaded) is tg.nn.Parameter and np.array_equal(loaded.detach().numpy(), np.ones(2, np.float32))
+
+
+# -- naming the GPU is allowed; putting a tensor there is not ------------------------------------------------------
+def test_naming_the_gpu_is_allowed_as_in_pytorch() -> None:
+    """PyTorch's tensors tutorial runs ``torch.cuda.is_available() & (torch.device('cuda').index is not None)``:
+    ``&`` evaluates both sides, so the device is made even without a GPU."""
+    as_pytorch(lambda lib: (lib.cuda.is_available() & (lib.device("cuda").index is not None), lib.device("cuda:1")),
+               (None, "(False, device(type='cuda', index=1))", []))
+    for move in (lambda: tg.zeros(2, device=tg.device("cuda")), lambda: tg.zeros(2).to(tg.device("cuda")),
+                 lambda: tg.nn.Linear(1, 1).to(tg.device("cuda")), lambda: tg.nn.Linear(1, 1).to(device="cuda")):
+        with pytest.raises(AssertionError, match="tinygrad_edu runs on the CPU only"):
+            move()
+
+
+# -- MSELoss of a float input and an integer target ---------------------------------------------------------------
+def test_mse_loss_with_an_integer_target_is_float32() -> None:
+    """PyTorch's neural-networks tutorial compares a float32 output with ``torch.arange(1, 11)`` (int64)."""
+
+    def loss(lib: ModuleType) -> Any:
+        x = lib.tensor([[0.5, 1.5, 2.5]], requires_grad=True)
+        out = lib.nn.MSELoss()(x, lib.arange(1, 4).view(1, -1))
+        out.backward()
+        return out, x.grad
+
+    as_pytorch(loss, (None, "(tensor(0.2500, grad_fn=<MseLossBackward0>), tensor([[-0.3333, -0.3333, -0.3333]]))",
+                      []))
