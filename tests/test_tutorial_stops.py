@@ -193,3 +193,76 @@ def test_mse_loss_with_an_integer_target_is_float32() -> None:
 
     as_pytorch(loss, (None, "(tensor(0.2500, grad_fn=<MseLossBackward0>), tensor([[-0.3333, -0.3333, -0.3333]]))",
                       []))
+
+
+# -- a custom Function's saved outputs know which output they are (PyTorch's extending.rst, MyCube) -----------------
+def test_a_saved_second_output_takes_its_own_gradient_in_double_backward() -> None:
+    """A Function saving its second output: unpacked in backward, it is output 1 of the node, so a double backward
+    sends its gradient to that output's slot. (It used to come back as output 0: wrong second derivatives.)"""
+
+    def cube(lib: ModuleType) -> Any:
+        class MyCube(lib.autograd.Function):
+            @staticmethod
+            def forward(x: Any) -> Any:
+                return x ** 3, 3 * x ** 2
+
+            @staticmethod
+            def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+                ctx.save_for_backward(inputs[0], output[1])
+
+            @staticmethod
+            def backward(ctx: Any, grad_output: Any, grad_dx: Any) -> Any:
+                x, dx = ctx.saved_tensors
+                return grad_output * dx + grad_dx * 6 * x
+
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        g, = lib.autograd.grad(MyCube.apply(x)[0].sum(), x, create_graph=True)
+        return g.detach(), lib.autograd.grad(g.sum(), x)
+
+    def two(lib: ModuleType) -> Any:
+        class Two(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                a, b = x * 2, x * 3
+                ctx.save_for_backward(a, b)
+                return a, b
+
+            @staticmethod
+            def backward(ctx: Any, ga: Any, gb: Any) -> Any:
+                _a, b = ctx.saved_tensors
+                return ga * b
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        a, _ = Two.apply(x)
+        g, = lib.autograd.grad(a.sum(), x, create_graph=True)
+        return [t.output_nr for t in a.grad_fn.saved_tensors], lib.autograd.grad(g.sum(), x)
+
+    as_pytorch(cube, (None, "(tensor([ 3., 12., 27.]), (tensor([ 6., 12., 18.]),))", []))
+    as_pytorch(two, (None, "([0, 1], (tensor([0., 0.]),))", []))
+
+
+# -- the functional losses take the legacy size_average= and reduce= (yunjey's VAE: size_average=False) ------------
+LEGACY_LOSSES = {
+    "binary_cross_entropy": (lambda lib, F: F.binary_cross_entropy(  # noqa: N803
+        lib.tensor([0.2, 0.9]), lib.tensor([0.0, 1.0]), size_average=False), "tensor(0.3285)", "sum"),
+    "binary_cross_entropy_with_logits, positional": (lambda lib, F: F.binary_cross_entropy_with_logits(  # noqa: N803
+        lib.tensor([0.2, 0.9]), lib.tensor([0.0, 1.0]), None, False), "tensor(1.1393)", "sum"),
+    "cross_entropy": (lambda lib, F: F.cross_entropy(  # noqa: N803
+        lib.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0]]), lib.tensor([1, 2]), size_average=False), "tensor(0.5740)",
+        "sum"),
+    "nll_loss": (lambda lib, F: F.nll_loss(  # noqa: N803
+        lib.tensor([[-1.0, -2.0], [-0.5, -0.1]]), lib.tensor([1, 0]), reduce=False), "tensor([2.0000, 0.5000])",
+        "none"),
+    "smooth_l1_loss": (lambda lib, F: F.smooth_l1_loss(  # noqa: N803
+        lib.tensor([0.2, 0.9]), lib.tensor([0.0, 1.0]), size_average=False), "tensor(0.0250)", "sum"),
+    "kl_div": (lambda lib, F: F.kl_div(  # noqa: N803
+        lib.tensor([-1.0, -0.5]), lib.tensor([0.3, 0.7]), reduce=False), "tensor([-0.0612,  0.1003])", "none"),
+}
+
+
+@pytest.mark.parametrize("name", LEGACY_LOSSES)
+def test_functional_losses_take_size_average_and_reduce(name: str) -> None:
+    fn, expected, reduction = LEGACY_LOSSES[name]
+    as_pytorch(lambda lib: fn(lib, lib.nn.functional),
+               (None, expected, [f"UserWarning: size_average and reduce args will be deprecated, please use "
+                                 f"reduction='{reduction}' instead."]))

@@ -183,10 +183,10 @@ class PackedSavedTensor(SavedTensor):
 
     __slots__ = ("edge", "packed", "unpack_hook")
 
-    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+    def __init__(self, tensor: Tensor, is_output: bool, output_nr: int = 0) -> None:
         self.unpack_hook = None
         if tensor._wrapped_number:  # the 2 of x * 2: never shown to the hooks (PyTorch keeps it to itself too)
-            super().__init__(tensor, is_output)
+            super().__init__(tensor, is_output, output_nr)
             return
         if type(tensor._version_counter) is InferenceCounter:
             raise RuntimeError(M.INFERENCE_SAVED)
@@ -201,7 +201,7 @@ class PackedSavedTensor(SavedTensor):
             GradMode.enabled = enabled
         if tensor._version_counter[0] != version:
             raise RuntimeError(M.PACK_HOOK_INPLACE)
-        self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, tensor._output_nr
+        self.unpack_hook, self.counter, self.output_nr = unpack_hook, tensor._version_counter, output_nr
         self.edge = None if is_output else (tensor.grad_fn, tensor._accumulator, tensor._requires_grad)
 
     def unpack(self, node: Node, peek: bool = False) -> Tensor:

@@ -125,12 +125,12 @@ class SavedTensor:
     hooks: list = []  # (pack, unpack) pairs of open saved_tensors_hooks blocks: then a ``packed`` is saved (graph.py)
     packed: Callable[[Node], type]  # packed(node): their class; the node then runs its hooks' way (graph.py)
 
-    def __init__(self, tensor: Tensor, is_output: bool) -> None:
+    def __init__(self, tensor: Tensor, is_output: bool, output_nr: int = 0) -> None:
         if type(tensor._version_counter) is InferenceCounter:  # it could change unseen: no version to check
             raise RuntimeError(M.INFERENCE_SAVED)
         self.version, self.tensor = tensor._version_counter[0], None if is_output else tensor
-        if is_output:  # (kept as its parts: see above)
-            self.array, self.counter, self.output_nr = tensor._array, tensor._version_counter, tensor._output_nr
+        if is_output:  # (kept as its parts: see above; output_nr: which of the node's outputs it is)
+            self.array, self.counter, self.output_nr = tensor._array, tensor._version_counter, output_nr
 
     def unpack(self, node: Node, peek: bool = False) -> Tensor:
         t = self.tensor  # (None: an output. peek: for grad_fn._saved_self, which shows an input even once detach_()-ed)
@@ -506,8 +506,8 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
         for i in ctx._pack_order or range(len(saved)):  # the order a pack hook sees them in
             t = ctx._to_save[i]
             if t is not None:  # (RESULT: a built-in's output, made after its forward saved it)
-                saved[i] = make(results[0], True) if t is RESULT else \
-                    make(t, t is results[0] or (len(results) > 1 and _is_one_of(t, results)))
+                nr = 0 if t is RESULT or t is results[0] else next((k for k, r in enumerate(results) if r is t), -1)
+                saved[i] = make(results[0] if t is RESULT else t, nr >= 0, max(nr, 0))  # (an output: which one)
         ctx._saved, ctx._to_save = tuple(saved), ()
     if GradMode.anomaly:  # (where the learner's code made it, for the "Error detected in ..." warning)
         C.remember_forward(ctx)

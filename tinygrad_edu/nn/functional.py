@@ -201,9 +201,12 @@ def _softplus(x: Tensor) -> Tensor:
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     *, reduction: str = "mean", pos_weight: Tensor | None = None) -> Tensor:
+                                     size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
     """Sigmoid + binary cross-entropy in one numerically stable step (use it rather than
     ``binary_cross_entropy(sigmoid(x), y)``)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if target._array.shape != input._array.shape:
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
@@ -249,9 +252,11 @@ class BinaryCrossEntropy(Function):
         return dp, dy, None, None
 
 
-def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                         *, reduction: str = "mean") -> Tensor:
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                         reduce: Any = None, reduction: str = "mean") -> Tensor:
     """Binary cross-entropy of probabilities (e.g. after a sigmoid) against targets in [0, 1]."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if target._array.shape != input._array.shape:
         raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
@@ -376,9 +381,11 @@ class NllLoss2d(NllLoss):
     backward_op = NllLoss2dBackward
 
 
-def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
-             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+             ignore_index: int = -100, reduce: Any = None, reduction: str = "mean") -> Tensor:
     """Negative log-likelihood: ``input`` holds log-probabilities (N, C), ``target`` class indices (N,)."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     a, t = input._array, target._array
     if a.ndim < 1:
@@ -408,14 +415,17 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
     return losses.reshape(t.shape) if reduction == "none" else losses
 
 
-def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, *,
-                  ignore_index: int = -100, reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                  ignore_index: int = -100, reduce: Any = None, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
     """Softmax + negative log-likelihood: ``input`` holds raw scores (logits) of shape (N, C).
 
     ``target`` is either class indices (N,) of dtype int64, or class probabilities of the input's shape.
     With indices this is ``nll_loss(log_softmax(input, 1), target)``, and its gradient is the famous
     ``softmax(input) - onehot(target)`` (divided by N for the mean).
     """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if label_smoothing != 0.0:
         raise NotImplementedError("tinygrad_edu's cross_entropy does not implement label_smoothing")
@@ -1142,8 +1152,11 @@ class HuberLossBackward(SmoothL1LossBackward):
     huber = True
 
 
-def smooth_l1_loss(input: Tensor, target: Tensor, *, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                   reduction: str = "mean", beta: float = 1.0) -> Tensor:
     """Squared error near 0, absolute error beyond ``beta`` (see :class:`SmoothL1Loss`); beta = 0 is l1_loss."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
@@ -1174,7 +1187,8 @@ _KL_MEAN_WARNING = ("reduction: 'mean' divides the total loss by both the batch 
                     "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
 
 
-def kl_div(input: Tensor, target: Tensor, *, reduction: str = "mean", log_target: bool = False) -> Tensor:
+def kl_div(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None, reduction: str = "mean",
+           log_target: bool = False) -> Tensor:
     """Kullback-Leibler divergence KL(target || q), with ``input`` the log-probabilities log q (e.g. from
     ``log_softmax``) and ``target`` the probabilities p (or log p with ``log_target=True``)::
 
@@ -1183,6 +1197,8 @@ def kl_div(input: Tensor, target: Tensor, *, reduction: str = "mean", log_target
 
     ``reduction='batchmean'`` (sum / batch size) gives the true divergence of each sample averaged over the batch;
     'mean' divides by the number of elements as well, and PyTorch warns about it."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     if reduction == "mean":
         warnings.warn(_KL_MEAN_WARNING, UserWarning, stacklevel=2)
     elif reduction != "batchmean":
