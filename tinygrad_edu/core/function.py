@@ -483,12 +483,12 @@ def forward_tangents(cls: type[Function], ctx: Any, args: tuple, outputs: tuple 
 MADE_IN = {(True, False): None, (True, True): None, (False, False): "no_grad", (False, True): "inference"}  # (a view)
 
 
-def _is_one_of(x: object, items: tuple | list) -> bool:
-    """Identity membership (``x in items`` would compare tensors with ``==``, element-wise)."""
-    for item in items:  # noqa: SIM110  (a plain loop: cheaper than any() over a generator, on a hot path)
+def _is_one_of(x: object, items: tuple | list) -> int:
+    """Identity membership (``x in items`` would compare tensors with ``==``): x's position + 1, or 0 if absent."""
+    for i, item in enumerate(items):  # (a plain loop: cheaper than any() over a generator, on a hot path)
         if item is x:
-            return True
-    return False
+            return i + 1
+    return 0
 
 
 def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
@@ -506,7 +506,7 @@ def _record(ctx: BackwardCFunction, args: tuple, results: tuple | list) -> None:
         for i in ctx._pack_order or range(len(saved)):  # the order a pack hook sees them in
             t = ctx._to_save[i]
             if t is not None:  # (RESULT: a built-in's output, made after its forward saved it)
-                nr = 0 if t is RESULT or t is results[0] else next((k for k, r in enumerate(results) if r is t), -1)
+                nr = 0 if t is RESULT or t is results[0] else _is_one_of(t, results) - 1 if len(results) > 1 else -1
                 saved[i] = make(results[0] if t is RESULT else t, nr >= 0, max(nr, 0))  # (an output: which one)
         ctx._saved, ctx._to_save = tuple(saved), ()
     if GradMode.anomaly:  # (where the learner's code made it, for the "Error detected in ..." warning)
