@@ -107,6 +107,23 @@ def test_the_gradients_of_eigenvalues_and_eigenvectors() -> None:
     assert tg.autograd.gradcheck(lambda x: tg.linalg.eigh(x + x.T).eigenvectors.abs(), (B,))
 
 
+def test_second_derivatives_through_eigh() -> None:
+    """The backward is written with Tensor operations on the saved eigenvalues and eigenvectors (outputs 0 and 1 of
+    the node), so a second derivative flows back through it as through any op."""
+
+    def second(lib: ModuleType) -> Any:
+        B = lib.tensor([[1.0, 2.0, 0.5], [2.0, -1.0, 0.3], [0.5, 0.3, 2.0]], dtype=lib.float64,
+                       requires_grad=True)
+        r = lib.linalg.eigh(B)
+        g, = lib.autograd.grad(r.eigenvectors[:, 0].sum() ** 2 + r.eigenvalues.pow(3).sum(), B, create_graph=True)
+        return lib.autograd.grad(g.pow(2).sum(), B)[0].round(decimals=6)
+
+    ours = as_pytorch(second)
+    assert ours[0] is None and "dtype=tinygrad_edu.float64" in ours[1]
+    B = tg.randn(3, 3, dtype=tg.float64, requires_grad=True)
+    assert tg.autograd.gradgradcheck(lambda x: tg.linalg.eigvalsh(x + x.T), (B,))
+
+
 def test_eigh_of_a_matrix_that_is_not_square() -> None:
     raises(lambda lib: lib.linalg.eigvalsh(lib.ones(2, 3)), RuntimeError,
            "linalg.eigh: A must be batches of square matrices, but they are 2 by 3 matrices")

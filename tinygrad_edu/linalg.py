@@ -29,7 +29,7 @@ import numpy as np
 
 from ._dtype import LEGACY_NAMES
 from ._tensor import Tensor, _wrap
-from .autograd.function import Function, once_differentiable
+from .autograd.function import Function
 from .ops.linalg import cross as _cross
 
 __all__ = ["cross", "eigh", "eigvalsh", "norm", "vector_norm"]
@@ -171,7 +171,8 @@ class _Eigh(Function):
     Backward (PyTorch's, for symmetric matrices): with gL and gV the gradients of L and V,
     gA = V (diag(gL) + S / E) V^T, where S = (V^T gV - (V^T gV)^T) / 2 and E_ij = L_j - L_i off the diagonal.
     A change of A along an eigenvector's own direction moves its eigenvalue (the diagonal); the rest turns the
-    eigenvectors into each other, the more the closer their eigenvalues are (the division by E)."""
+    eigenvectors into each other, the more the closer their eigenvalues are (the division by E). Written with
+    Tensor operations on the saved outputs, so it is differentiable again (second derivatives)."""
 
     node_name = "LinalgEighBackward0"
 
@@ -184,7 +185,6 @@ class _Eigh(Function):
         return L, V
 
     @staticmethod
-    @once_differentiable  # (its own gradient is not written here: differentiating it again is refused, clearly)
     def backward(ctx: Any, gL: Tensor | None, gV: Tensor | None) -> tuple:  # noqa: N803
         L, V = ctx.saved_tensors  # noqa: N806
         Vt = V.mT  # noqa: N806
