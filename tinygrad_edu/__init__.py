@@ -59,11 +59,13 @@ from ._dtype import (
     bool,
     double,
     dtype,
+    finfo,
     float,
     float16,
     float32,
     float64,
     half,
+    iinfo,
     int,
     int8,
     int16,
@@ -92,6 +94,7 @@ autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so
 
 
 def is_tensor(obj: object) -> bool:
+    """Whether ``obj`` is a tensor (``isinstance(obj, Tensor)``)."""
     return isinstance(obj, Tensor)
 
 

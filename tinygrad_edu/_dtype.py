@@ -174,3 +174,62 @@ def promoted(x: Any, y: Any, refusal: Any = None) -> list[np.ndarray]:
 def floating(a: np.ndarray) -> np.ndarray:
     """Integer inputs to exp, log, sqrt ... give float32 results, as in PyTorch."""
     return a if a.dtype.kind == "f" else a.astype(np.float32)
+
+
+# ------------------------------------------------------------------------------------------------ finfo, iinfo
+class finfo:  # noqa: N801  (PyTorch's name: torch.finfo)
+    """What a floating-point type can hold: ``eps`` (the gap between 1 and the next number up, 2**-23 for float32),
+    ``max``/``min`` (the largest finite numbers), ``tiny`` = ``smallest_normal`` (the smallest positive number with
+    full precision), ``resolution`` (10**-digits, the decimal precision), ``bits``. ``finfo()`` describes the default
+    float type, float32. Code uses it to keep clear of overflow (``x.clamp(min=finfo(x.dtype).tiny)``)."""
+
+    def __init__(self, type: dtype | None = None) -> None:
+        type = float32 if type is None else type
+        if not isinstance(type, dtype):
+            raise TypeError(f"finfo(): argument 'type' (position 1) must be tinygrad_edu.dtype, not "
+                            f"{builtins.type(type).__name__}")
+        if not type.is_floating_point:
+            raise TypeError("tinygrad_edu.finfo() requires a floating point input type. Use tinygrad_edu.iinfo to "
+                            "handle 'tinygrad_edu.finfo'")
+        info = np.finfo(type.np)
+        self.bits, self.dtype = info.bits, type.name
+        self.eps, self.max, self.min = builtins.float(info.eps), builtins.float(info.max), builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision  # (exactly 1e-06, not float16's 0.001 rounded)
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, finfo) and other.dtype == self.dtype
+
+    def __hash__(self) -> builtins.int:
+        return hash(self.dtype)
+
+    def __repr__(self) -> str:  # (six significant digits, as C's %g)
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801  (PyTorch's name: torch.iinfo)
+    """The range of an integer type: ``min`` and ``max`` (-2**31 and 2**31 - 1 for int32), ``bits``. Bools are not
+    integers here, as in PyTorch."""
+
+    def __init__(self, type: dtype) -> None:
+        if not isinstance(type, dtype):
+            raise TypeError(f"iinfo(): argument 'type' (position 1) must be tinygrad_edu.dtype, not "
+                            f"{builtins.type(type).__name__}")
+        if type.np.kind == "b":
+            raise TypeError("tinygrad_edu.bool is not supported by tinygrad_edu.iinfo")
+        if type.np.kind not in "iu":
+            raise TypeError("tinygrad_edu.iinfo() requires an integer input type. Use tinygrad_edu.finfo to "
+                            "handle 'tinygrad_edu.iinfo'")
+        info = np.iinfo(type.np)
+        self.bits, self.dtype = info.bits, type.name
+        self.min, self.max = builtins.int(info.min), builtins.int(info.max)
+
+    def __eq__(self, other: object) -> builtins.bool:
+        return isinstance(other, iinfo) and other.dtype == self.dtype
+
+    def __hash__(self) -> builtins.int:
+        return hash(self.dtype)
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

@@ -31,7 +31,8 @@ __all__ = [
 
 
 abs = _method("abs")
-add, sub, mul, div, neg, pow = (_method(n) for n in ("add", "sub", "mul", "div", "neg", "pow"))
+add, sub, mul, div, neg = (_method(n) for n in ("add", "sub", "mul", "div", "neg"))
+_pow = _method("pow")
 exp, log, sqrt, sin, cos, tanh = (_method(n) for n in ("exp", "log", "sqrt", "sin", "cos", "tanh"))
 sigmoid, relu, sign, square = (_method(n) for n in ("sigmoid", "relu", "sign", "square"))
 clamp = clip = _method("clamp")
@@ -76,6 +77,30 @@ __all__ += ["bernoulli", "signbit", "split_with_sizes"]
 def remainder(input: Any, other: Any) -> Tensor:
     """``tinygrad_edu.remainder(x, y)`` is ``x % y``; either may be a number."""
     return input.remainder(other) if isinstance(input, Tensor) else elementwise.remainder(input, other)
+
+
+def pow(input: Any, exponent: Any, *, out: Tensor | None = None) -> Tensor:
+    """``pow(x, y)`` is ``x ** y``; the base may be a number (``pow(2, t)`` is ``2 ** t``: PowBackward2)."""
+    if isinstance(input, Tensor):
+        return _pow(input, exponent, out=out)
+    if not isinstance(exponent, Tensor):
+        raise TypeError(f"pow() received an invalid combination of arguments - got ({type(input).__name__}, "
+                        f"{type(exponent).__name__}), but expected one of:\n"
+                        " * (Tensor input, Tensor exponent, *, Tensor out = None)\n"
+                        " * (Number self, Tensor exponent, *, Tensor out = None)\n"
+                        " * (Tensor input, Number exponent, *, Tensor out = None)\n")
+    return input ** exponent if out is None else write_out("pow", lambda: input ** exponent, [exponent], out)
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is a floating-point type (float16, float32, float64)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_floating_point(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(input).__name__}")
+    return input.is_floating_point()
+
+
+__all__ += ["is_floating_point"]
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

@@ -186,6 +186,10 @@ class Tensor(_core.Tensor):
     def is_floating_point(self) -> bool:
         return self._array.dtype.kind == "f"
 
+    def ndimension(self) -> int:
+        """The number of dimensions, ``x.dim()`` (an older name PyTorch keeps)."""
+        return self._array.ndim
+
     @property
     def device(self) -> _device.device:
         """Where the numbers live: always ``device(type='cpu')``, numpy's main memory."""
@@ -405,6 +409,20 @@ class Tensor(_core.Tensor):
         return ew.remainder(self, other)
 
     remainder = __mod__
+
+    def div(self, other: Any, *, rounding_mode: str | None = None) -> Tensor:
+        """``x / y``; with ``rounding_mode="trunc"`` the quotient rounded toward 0 (C's integer division), with
+        ``"floor"`` rounded down (Python's ``//``). A rounded quotient is a staircase: its gradient is zero."""
+        if rounding_mode is None:
+            return _core.Tensor.div(self, other)
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        other = _core._as_tensor(other)
+        ew._check_broadcast(self, other)
+        return ew.DivTrunc.apply(self, other) if rounding_mode == "trunc" else ew.DivFloor.apply(self, other)
+
+    divide = div
 
     def __rmod__(self, other: Any) -> Tensor:
         return ew.remainder(other, self)
@@ -742,7 +760,8 @@ class Tensor(_core.Tensor):
     __iadd__ = add_ = inplace_method(_core.Tensor.add)
     __isub__ = sub_ = inplace_method(_core.Tensor.sub)
     __imul__ = mul_ = inplace_method(_core.Tensor.mul)
-    __itruediv__ = div_ = inplace_method(_core.Tensor.div)
+    __itruediv__ = inplace_method(_core.Tensor.div)
+    div_ = divide_ = inplace_method(div)
     __imod__ = remainder_ = inplace_method(__mod__)
     __ifloordiv__ = floor_divide_ = inplace_method(__floordiv__)
     clamp_ = inplace_method(clamp)

@@ -98,6 +98,15 @@ def _number_operand(a: np.ndarray, c: Any) -> tuple[np.ndarray, np.ndarray]:
     return a.astype(dt, copy=False), np.asarray(c, dtype=dt)
 
 
+def python_remainder(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a % b with the sign of b, as PyTorch computes it: C's fmod (the sign of a), moved by one b when the signs
+    differ. A zero stays fmod's zero, which has a's sign: ``-2. % 2`` is -0., where numpy's remainder gives 0."""
+    if a.dtype.kind != "f":
+        return np.remainder(a, b)  # (integers have no -0)
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
+
+
 class Remainder(Function):
     """``x % c`` with c a number: what is left after taking out the largest multiple of c not above x,
     ``x - c * floor(x / c)``. It has the sign of c, as Python's % (``-7 % 3 == 2``). Between the jumps it is
@@ -110,7 +119,7 @@ class Remainder(Function):
     def forward(ctx: Any, x: Tensor, c: Any) -> np.ndarray:
         a, b = _number_operand(x._array, c)
         _check_integer_divisor(a, b)
-        return np.remainder(a, b)
+        return python_remainder(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -130,7 +139,7 @@ class RemainderTensor(Function):
         a, b = broadcasting(ctx, x, y)
         _check_integer_divisor(a, b)
         ctx.save_for_backward(*(x, y) if ctx.needs_input_grad[1] else (None, None))  # (only dy needs them)
-        return np.remainder(a, b)
+        return python_remainder(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -162,7 +171,7 @@ class NotDifferentiable(Function):
         _check_integer_divisor(a, b)
         if op == "floor_divide" and a.dtype.kind == "b":
             raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-        return np.floor_divide(a, b) if op == "floor_divide" else np.remainder(a, b)
+        return np.floor_divide(a, b) if op == "floor_divide" else python_remainder(a, b)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -499,7 +508,7 @@ class FmodTensor(Function):
 
 
 class DivTrunc(Function):
-    """x / y rounded toward 0 (``x.div(y, rounding_mode="trunc")``), here for fmod's gradient. A staircase
+    """x / y rounded toward 0 (``x.div(y, rounding_mode="trunc")``; fmod's gradient uses it too). A staircase
     in both inputs: the gradient is zeros, as for trunc."""
 
     node_name = "DivBackward2"
@@ -507,11 +516,35 @@ class DivTrunc(Function):
     @staticmethod
     def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
         a, b = broadcasting(ctx, x, y)
-        return np.trunc(a / b) if a.dtype.kind == "f" else np.fix(np.true_divide(a, b)).astype(a.dtype)
+        if a.dtype.kind == "f":
+            return np.trunc(a / b)
+        _check_integer_divisor(a, b)
+        if a.dtype.kind == "b":
+            raise NotImplementedError("\"div_trunc_cpu\" not implemented for 'Bool'")
+        q = np.floor_divide(a, b)  # exact for integers of any size (a float quotient would round big ones)
+        return q + ((q < 0) & (q * b != a)).astype(q.dtype)  # rounded down below 0: one step back toward 0
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         return _zero_gradient(g), _zero_gradient(g)  # (zeros with no history; the mechanism: each input's shape)
+
+
+class DivFloor(Function):
+    """x / y rounded down (``x.div(y, rounding_mode="floor")``, Python's ``//``): floor(-3.5) = -4. Computed from
+    the remainder, as Python and PyTorch do, so that ``7.0 // 0.7`` is 9 (the true quotient, just under 10) and a
+    zero quotient keeps the sign of x / y. A staircase: its gradient is zeros, as for DivTrunc."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        a, b = broadcasting(ctx, x, y)
+        _check_integer_divisor(a, b)
+        if a.dtype.kind == "b":
+            raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+        return np.floor_divide(a, b)  # (numpy's float floor division is that same remainder-based recipe)
+
+    backward = DivTrunc.backward
 
 
 class Lerp(Function):
