@@ -303,3 +303,23 @@ def _with_out(fn: Any) -> Any:
 
 
 matmul, cat, stack = (_with_out(f) for f in (matmul, cat, stack))
+
+
+# breadth that docstring examples and tutorials reach for: other spellings of cat, cutting into n pieces, named
+# pairs along a dimension, counting, the bits of a number
+__all__ += ["atleast_1d", "atleast_2d", "atleast_3d", "bincount", "bitwise_not", "concat", "concatenate", "cummax",
+            "cummin", "histc", "index_copy", "index_put", "index_put_", "kthvalue", "logit", "logit_", "mode",
+            "take_along_dim", "tensor_split", "xlogy", "xlogy_"]
+concat = concatenate = cat  # (numpy's name and the Array API's: torch.concat, torch.concatenate)
+atleast_1d, atleast_2d, atleast_3d = shape.atleast_1d, shape.atleast_2d, shape.atleast_3d
+tensor_split, take_along_dim = shape.tensor_split, selection.take_along_dim
+cummax, cummin, kthvalue, mode = selection.cummax, selection.cummin, selection.kthvalue, selection.mode
+bincount, histc = selection.bincount, selection.histc
+bitwise_not, index_copy, index_put, index_put_ = (_method(n) for n in ("bitwise_not", "index_copy", "index_put",
+                                                                        "index_put_"))
+xlogy, logit, logit_ = elementwise.xlogy, _method("logit"), _method("logit_")
+
+
+def xlogy_(input: Tensor, other: Any) -> Tensor:
+    """``tinygrad_edu.xlogy_(x, y)`` is ``x.xlogy_(y)``: x * log(y) written into x."""
+    return input.xlogy_(other)

@@ -507,6 +507,15 @@ class Tensor(_core.Tensor):
     inner, kron, cross, dist = linalg.inner, linalg.kron, linalg.cross, linalg.dist
 
     # -- shapes ----------------------------------------------------------------------------------------------------
+    def view(self, *shape: Any) -> Tensor:
+        """``x.view(2, 3)``: the same numbers in another shape (the core's view). ``x.view(dtype)``: the same bytes
+        read as another type, ``tensor([1.0]).view(int32)`` is 1065353216 (float32's bits: sign, exponent 127,
+        mantissa 0). A narrower type multiplies the last dimension, a wider one divides it. It shares x's memory
+        and is not differentiable (bits are not a function with a derivative)."""
+        if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+            return _bits_as(self, shape[0])
+        return _core.Tensor.view(self, *shape)
+
     def view_as(self, other: Tensor) -> Tensor:
         return self.view(other._array.shape)
 
@@ -657,6 +666,11 @@ class Tensor(_core.Tensor):
     scatter, scatter_add, masked_select = selection.scatter, selection.scatter_add, selection.masked_select
     index_add, index_fill = selection.index_add, selection.index_fill
     index_reduce = selection.index_reduce
+    index_copy, index_put = selection.index_copy, selection.index_put
+    take_along_dim, tensor_split = selection.take_along_dim, shape.tensor_split
+    cummax, cummin, kthvalue, mode = selection.cummax, selection.cummin, selection.kthvalue, selection.mode
+    bincount, histc = selection.bincount, selection.histc
+    xlogy, logit = ew.xlogy, ew.logit
     as_strided, as_strided_ = strided.as_strided, strided.as_strided_
     scatter_reduce = selection.scatter_reduce
 
@@ -729,6 +743,13 @@ class Tensor(_core.Tensor):
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return wrap(~self._array)
 
+    def bitwise_not(self) -> Tensor:
+        """~x: every bit flipped (for integers in two's complement, -x - 1); not for a bool, which it negates."""
+        if self._array.dtype.kind not in "biu":
+            name = _dtype.LEGACY_NAMES[self.dtype].removesuffix("Tensor")
+            raise NotImplementedError(f"\"bitwise_not_cpu\" not implemented for '{name}'")
+        return wrap(~self._array)
+
     def logical_not(self) -> Tensor:
         return wrap(np.logical_not(self._array))
 
@@ -768,6 +789,7 @@ class Tensor(_core.Tensor):
     pow_ = inplace_method(_core.Tensor.pow)
     round_ = inplace_method(ew.round_to)
     masked_fill_ = inplace_method(masked_fill)
+    bitwise_not_ = inplace_method(bitwise_not)
 
 
 # The in-place forms of one-argument and other ops: ``x.exp_()`` is ``exp`` with its result written into x (so the
@@ -776,13 +798,30 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "sinh", "cosh", "floor", "ceil", "trunc", "frac", "scatter", "scatter_add", "index_add", "index_fill",
               "index_reduce", "logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "arctan2", "hypot",
               "fmod", "lerp", "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide", "addcmul",
-              "addcdiv", "addmm", "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma"):
+              "addcdiv", "addmm", "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma", "index_copy",
+              "index_put", "xlogy", "logit"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
 
 
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
                  "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # (C++'s)
+
+
+def _bits_as(t: Tensor, to: _dtype.dtype) -> Tensor:
+    """``t.view(dtype)``: t's memory read as ``to`` (PyTorch's refusals when the sizes do not fit)."""
+    a = t._array
+    if to.itemsize != a.itemsize:
+        names = [_dtype.LEGACY_NAMES[d].removesuffix("Tensor") for d in (t.dtype, to)]
+        how = f"to view {names[0]} as {names[1]} (different element sizes)"
+        if a.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {how}")
+        if a.strides[-1] != a.itemsize and a.shape[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {how}, but got {a.strides[-1] // a.itemsize}")
+        ratio = to.itemsize // a.itemsize
+        if to.itemsize > a.itemsize and a.shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {how}, but got {a.shape[-1]}")
+    return wrap(a.view(to.np))  # (numpy's view: the same memory, read as the other type)
 
 
 def _address(a: np.ndarray) -> int:

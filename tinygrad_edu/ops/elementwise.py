@@ -1006,3 +1006,89 @@ def maximum(x: Tensor, y: Tensor) -> Tensor:
 
 def minimum(x: Tensor, y: Tensor) -> Tensor:
     return Minimum.apply(x, y)
+
+
+# ------------------------------------------------------------------------------------------------ xlogy, logit
+class Xlogy(Function):
+    """``xlogy(x, y)`` = x * log(y), and 0 where x = 0 (unless y is nan): the term p * log(p) of an entropy, whose
+    limit at p = 0 is 0. dx = g * log(y) (0 where y = 0);  dy = g * x / y."""
+
+    node_name = "XlogyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
+        a, b = (_float(v) for v in broadcasting(ctx, x, y))
+        ctx.save_for_backward(x, y)
+        return np.where((a == 0) & ~np.isnan(b), a.dtype.type(0), a * np.log(b))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        # dx = g * log(y), taken as 0 where y = 0 (PyTorch's formula, xlogy(y != 0, y): log(0) would give -inf)
+        dx = zero_where(np.broadcast_to(y._array == 0, g.shape), g * y.log()) if ctx.needs_input_grad[0] else None
+        return dx, g * x / y if ctx.needs_input_grad[1] else None
+
+
+class XlogyNumberBase(Xlogy):
+    """``xlogy(c, y)`` with a number c: only y has a gradient (its node has one edge in PyTorch)."""
+
+    node_name = "XlogyBackward1"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Xlogy.backward(ctx, g)
+
+
+class XlogyNumberOther(Xlogy):
+    """``xlogy(x, c)`` with a number c."""
+
+    node_name = "XlogyBackward2"
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return Xlogy.backward(ctx, g)
+
+
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``tinygrad_edu.xlogy(x, y)``: x * log(y), 0 where x is 0 (see :class:`Xlogy`); either may be a number."""
+    if isinstance(input, Tensor) and isinstance(other, Tensor):
+        _check_broadcast(input, other)
+        return Xlogy.apply(input, other)
+    if isinstance(input, Tensor):
+        return XlogyNumberOther.apply(input, _as_tensor(other))
+    if isinstance(other, Tensor):
+        return XlogyNumberBase.apply(_as_tensor(input), other)
+    raise TypeError(f"xlogy(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+
+
+class Logit(Function):
+    """The inverse of the sigmoid: logit(p) = log(p / (1 - p)), the log-odds of a probability. With ``eps``, p is
+    first clamped to [eps, 1 - eps] (so 0 and 1 give finite numbers). dp = g / (p * (1 - p)): 0 where the clamp
+    was active, nan outside [0, 1] without eps."""
+
+    node_name = "LogitBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, eps: float | None) -> np.ndarray:
+        a = _float(x._array)
+        ctx.save_for_backward(x)
+        ctx.eps = eps
+        if eps is not None:
+            t = a.dtype.type
+            a = np.clip(a, t(eps), t(1) - t(eps))
+        return np.log(a / (1 - a))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        a, eps = x._array, ctx.eps
+        grad = g / (x * (1 - x))
+        if eps is None:
+            outside = (a < 0) | (a > 1)
+            return (masked_fill(grad, _wrap(outside), math.nan) if outside.any() else grad), None
+        return zero_where((a < eps) | (a > 1 - eps), grad), None
+
+
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """``tinygrad_edu.logit(p, eps=None)``: log(p / (1 - p)) (see :class:`Logit`)."""
+    return Logit.apply(input, eps)

@@ -79,14 +79,60 @@ class Norm(Function):
         return x / safe * g, None, None, None
 
 
-def norm(x: Tensor, p: float | str = "fro", dim: int | tuple | list | None = None, keepdim: bool = False) -> Tensor:
-    """``x.norm()``: the length sqrt(sum x^2) of x seen as one vector (or along ``dim``); ``p=1``: sum |x|."""
-    if p == "fro":
+class NormP(Function):
+    """The vector p-norm for the other p: ``(sum |x|^p)^(1/p)``; p = inf is max |x|, p = -inf min |x|, p = 0 the
+    number of non-zero elements.
+
+    d/dx = sign(x) |x|^(p-1) / ||x||^(p-1) (0 where the norm is 0); for p = ±inf, g shared evenly among the
+    elements whose |x| is the norm (as for max); for p = 0 (a count), 0.
+    """
+
+    node_name = "LinalgVectorNormBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, p: float, dims: tuple[int, ...] | None, keepdim: bool) -> np.ndarray:
+        _check_float(x, "linalg.vector_norm")
+        a = np.abs(x._array)
+        ctx.in_shape, ctx.dims, ctx.keepdim, ctx.p = a.shape, dims, keepdim, p
+        if p == np.inf or p == -np.inf:
+            n = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
+        elif p == 0:
+            n = (a != 0).sum(axis=dims, keepdims=keepdim)
+        else:
+            n = (a ** a.dtype.type(p)).sum(axis=dims, keepdims=keepdim) ** a.dtype.type(1 / p)
+        result = _wrap(np.asarray(n, dtype=a.dtype))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, n = ctx.saved_tensors
+        kept = _kept_shape(ctx.in_shape, ctx.dims)
+        if not ctx.keepdim:
+            g, n = g.reshape(kept), n.reshape(kept)
+        p = ctx.p
+        if p == 0:
+            return None, None, None, None  # (a count: PyTorch gives no gradient at all, x.grad stays None)
+        if p == np.inf or p == -np.inf:
+            chosen = np.abs(x._array) == n._array
+            count = _wrap(chosen.sum(axis=ctx.dims, keepdims=True).astype(x._array.dtype))
+            return zero_where(~chosen, x.sign() * (g / count)), None, None, None
+        scale = zero_where(np.broadcast_to(n._array == 0, n.shape), g / n ** (p - 1))
+        return x.sign() * x.abs() ** (p - 1) * scale, None, None, None
+
+
+def norm(x: Tensor, p: float | str | None = "fro", dim: int | tuple | list | None = None,
+         keepdim: bool = False) -> Tensor:
+    """``x.norm(p=2)``: the length sqrt(sum x^2) of x seen as one vector (or along ``dim``); ``p=1``: sum |x|;
+    any other number p: (sum |x|^p)^(1/p), ``float('inf')`` for max |x|."""
+    if p == "fro" or p is None:
         p = 2
-    if p not in (1, 2):
-        raise NotImplementedError(f"norm(p={p!r}): tinygrad_edu implements p=2 (the default) and p=1; for another p "
-                                  "write it out, e.g. (x.abs() ** p).sum() ** (1 / p)")
-    return Norm.apply(x, p, _dims(dim, x._array.ndim), keepdim)
+    if isinstance(p, str):
+        raise NotImplementedError(f"norm(p={p!r}): tinygrad_edu implements the vector norms (p a number) and 'fro'; "
+                                  "write another matrix norm out from its definition")
+    if p in (1, 2):
+        return Norm.apply(x, p, _dims(dim, x._array.ndim), keepdim)
+    return NormP.apply(x, float(p), _dims(dim, x._array.ndim), keepdim)
 
 
 def _check_float(x: Tensor, name: str) -> None:

@@ -20,13 +20,14 @@ from .. import _messages as M
 from .._checks import broadcast_shapes
 from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
-from ..core.function import RESULT, Function, broadcast_from
+from ..core.function import RESULT, Function, broadcast_from, sum_to_shape
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 from . import numpy_names
 from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
-from .reduce import _ScatterAlong, max_return
+from .reduce import MaxDim, _ScatterAlong, max_return
+from .shape import Index, _to_numpy_key
 
 
 def _array(v: Any) -> Any:
@@ -59,9 +60,12 @@ class Where(Function):
         return None, dx, where(cond, zero, g) if ctx.needs_input_grad[2] else None
 
 
-def where(condition: Tensor, x: Any, y: Any) -> Tensor:
+def where(condition: Tensor, x: Any = None, y: Any = None) -> Any:
     """Elementwise ``x if condition else y``. A number takes the other's dtype unless it is of a higher kind
-    (``where(c, int_tensor, 0.5)`` is float32); two numbers give float32 (or int64 for two ints)."""
+    (``where(c, int_tensor, 0.5)`` is float32); two numbers give float32 (or int64 for two ints). With the
+    condition alone, ``where(c)`` is ``nonzero(c, as_tuple=True)``: one tensor of positions per dimension."""
+    if x is None and y is None:
+        return nonzero(condition, as_tuple=True)
     if not isinstance(x, Tensor):
         other = y._array.dtype if isinstance(y, Tensor) else np.dtype(np.float32 if isinstance(y, float) else np.int64)
         x = _wrap(np.asarray(x, dtype=number_dtype(x, other)))
@@ -827,3 +831,305 @@ def index_reduce(x: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str
     return out
 
 
+
+
+# ----------------------------------------------------------------------------- take_along_dim, index_copy, index_put
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """``out[i][j] = input[i][indices[i][j]]`` along ``dim`` (numpy's take_along_axis): what ``argsort`` or
+    ``argmax(keepdim=True)`` found, taken. Unlike ``gather``, the two broadcast against each other in the other
+    dimensions. Without ``dim``, both are flattened first. It is ``gather``, and records GatherBackward0."""
+    if not isinstance(indices, Tensor) or indices._array.dtype != np.int64:
+        name = LEGACY_NAMES[indices.dtype].removesuffix("Tensor") if isinstance(indices, Tensor) else "?"
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {name}")
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    a, i = input._array, indices._array
+    if a.ndim != i.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, but "
+                           f"got {a.ndim} dimensions for input, and {i.ndim} dimensions for indices")
+    dim = _dim(dim, a.ndim)
+    common = list(broadcast_shapes(tuple(1 if d == dim else n for d, n in enumerate(a.shape)),
+                                   tuple(1 if d == dim else n for d, n in enumerate(i.shape))))
+    x_shape, i_shape = [*common], [*common]
+    x_shape[dim], i_shape[dim] = a.shape[dim], i.shape[dim]
+    input = input if tuple(x_shape) == a.shape else input.expand(x_shape)
+    indices = indices if tuple(i_shape) == i.shape else indices.expand(i_shape)
+    return gather(input, dim, indices)
+
+
+class IndexCopy(Function):
+    """``x.index_copy(dim, index, source)``: a copy of x whose slices ``index[i]`` along dim are source's i-th
+    slices. The old values there are gone: dx = g with those slices 0; dsource = g's slices at ``index``."""
+
+    node_name = "IndexCopyBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, source: Tensor) -> np.ndarray:
+        out = x._array.copy()
+        _along_first(out, dim)[index] = _along_first(source._array, dim)
+        ctx.dim, ctx.index, ctx.src_shape = dim, index, source._array.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = IndexFill.apply(g, ctx.dim, ctx.index, 0) if ctx.needs_input_grad[0] else None
+        ds = IndexSelect.apply(g, ctx.dim, ctx.index).reshape(ctx.src_shape) if ctx.needs_input_grad[3] else None
+        return dx, None, None, ds
+
+
+def index_copy(x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
+    """A copy of x with source's slices along ``dim`` written at the positions ``index`` holds."""
+    if isinstance(index, Tensor) and index._array.dtype != np.int64:
+        name = LEGACY_NAMES[index.dtype].removesuffix("Tensor")
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {name}")
+    idx = _vector_index("index_copy_", index)
+    dim = _dim(dim, x._array.ndim)
+    if source._array.dtype != x._array.dtype:
+        names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (x, source)]
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+                           f"{names[0]} and (source) {names[1]}")
+    n_src = source._array.shape[dim] if source._array.ndim else 1
+    if len(idx) != n_src:
+        raise IndexError(f"index_copy_(): Number of indices ({len(idx)}) should be equal to source.size(dim) "
+                         f"({n_src})")
+    n = x._array.shape[dim] if x._array.ndim else 1
+    bad = (idx < -n) | (idx >= n)
+    if bad.any():
+        raise IndexError(f"index_copy_(): index {idx[bad][0]} is out of bounds for dimension {dim} with size {n}")
+    return IndexCopy.apply(x, dim, idx % max(n, 1), source)  # (a negative position counts from the end)
+
+
+class IndexPut(Function):
+    """``x.index_put(indices, values, accumulate=False)``: a copy of x with ``x[indices] = values`` done (or
+    ``+=`` with accumulate, where a repeated position adds up). dvalues = g[indices] (summed back to values'
+    shape); dx = g, with the overwritten places 0 unless accumulating."""
+
+    node_name = "IndexPutBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, key: tuple, values: Tensor, accumulate: bool) -> np.ndarray:
+        out = x._array.copy()
+        v = values._array.astype(out.dtype, copy=False)
+        if accumulate:
+            np.add.at(out, key, v)
+        else:
+            out[key] = v
+        ctx.key, ctx.accumulate, ctx.values_shape = key, accumulate, values._array.shape
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        dx = None
+        if ctx.needs_input_grad[0]:
+            dx = g if ctx.accumulate else IndexPut.apply(g, ctx.key, _wrap(np.zeros((), g._array.dtype)), False)
+        dv = sum_to_shape(Index.apply(g, ctx.key), ctx.values_shape) if ctx.needs_input_grad[2] else None
+        return dx, None, dv, None
+
+
+def index_put(x: Tensor, indices: Any, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of x with ``x[indices] = values`` (``indices``: a tuple of index tensors, one per leading dimension);
+    with ``accumulate=True``, ``x[indices] += values`` where a position given twice gets both values."""
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"index_put(): argument 'indices' (position 1) must be tuple of Tensors, not "
+                        f"{type(indices).__name__}")
+    if not isinstance(values, Tensor):
+        raise TypeError(f"index_put(): argument 'values' (position 2) must be Tensor, not {type(values).__name__}")
+    if values._array.dtype != x._array.dtype:
+        names = [LEGACY_NAMES[t.dtype].removesuffix("Tensor") for t in (values, x)]
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got {names[1]} for the "
+                           f"destination and {names[0]} for the source.")
+    key = tuple(_to_numpy_key(k) for k in indices)
+    if x._array[key].shape != np.broadcast_shapes(x._array[key].shape, values._array.shape):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._array.shape)} cannot be broadcast "
+                           f"to indexing result of shape {list(x._array[key].shape)}")
+    return IndexPut.apply(x, key, values, accumulate)
+
+
+# ------------------------------------------------------------------------ cummax/cummin, kthvalue, mode (named pairs)
+class cummax_return(max_return):  # noqa: N801  (PyTorch's torch.return_types.cummax)
+    _name = "cummax"
+
+
+class cummin_return(max_return):  # noqa: N801
+    _name = "cummin"
+
+
+class kthvalue_return(max_return):  # noqa: N801
+    _name = "kthvalue"
+
+
+class mode_return(max_return):  # noqa: N801
+    _name = "mode"
+
+
+class Cummax(Function):
+    """The running maximum along ``dim``, ``out[i] = max(x[0..i])``, and where it was found (of equal values, the
+    latest; once a nan is met it is the maximum from there on). Each output is one of x's elements, so
+    dx = the outputs' gradients added up at the positions ``indices`` names (scatter_add)."""
+
+    node_name = "CummaxBackward0"
+    saved_names = ("indices",)
+    _accumulate = staticmethod(np.maximum.accumulate)  # (numpy's maximum keeps a nan, as PyTorch's cummax does)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> tuple:
+        a = x._array
+        dim = _dim(dim, a.ndim)
+        b = _1d(a)
+        values = ctx._forward_cls._accumulate(b, axis=dim) if b.size else b.copy()
+        # The latest position where x equals the running value: the running value changes only at such a
+        # position, so the running maximum of those positions is the index (nan equals nan here).
+        hit = (b == values) | (np.isnan(b) & np.isnan(values)) if b.dtype.kind == "f" else b == values
+        steps = np.arange(b.shape[dim]).reshape([-1 if d == dim else 1 for d in range(b.ndim)])
+        idx = np.maximum.accumulate(np.where(hit, steps, 0), axis=dim) if b.size else np.zeros(b.shape, np.int64)
+        indices = _wrap(idx.astype(np.int64).reshape(a.shape))
+        ctx.save_for_backward(indices)
+        ctx.dim, ctx.shape = dim, a.shape
+        ctx.mark_non_differentiable(indices)
+        return values.reshape(a.shape), indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple:
+        (indices,) = ctx.saved_tensors
+        return ScatterAdd.apply(_zeros(ctx.shape, g._array.dtype), ctx.dim, indices._array, g), None
+
+
+class Cummin(Cummax):
+    """The running minimum along ``dim`` and where it was found: as :class:`Cummax`, with min."""
+
+    node_name = "CumminBackward0"
+    _accumulate = staticmethod(np.minimum.accumulate)
+
+
+@numpy_names
+def cummax(input: Tensor, dim: int) -> cummax_return:
+    """(values, indices): the largest value so far along ``dim``, and its position."""
+    return cummax_return(*Cummax.apply(input, dim))
+
+
+@numpy_names
+def cummin(input: Tensor, dim: int) -> cummin_return:
+    """(values, indices): the smallest value so far along ``dim``, and its position."""
+    return cummin_return(*Cummin.apply(input, dim))
+
+
+class Kthvalue(MaxDim):
+    """The k-th smallest value along ``dim`` (k = 1: the minimum), with its position: (values, indices). Of
+    equal values, the one a stable sort puts k-th (what PyTorch gives in the cases tried). The gradient goes to
+    that position, as for max(dim)."""
+
+    node_name = "KthvalueBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool, k: int = 1) -> tuple:
+        a = x._array
+        dim = _dim(dim, a.ndim)
+        if a.ndim == 0:
+            values, idx = a.copy(), np.zeros((), np.int64)
+        else:
+            idx = np.take(np.argsort(a, axis=dim, kind="stable"), [k - 1], axis=dim)
+            values = np.take_along_axis(a, idx, dim)
+            if not keepdim:
+                values, idx = values.squeeze(dim), idx.squeeze(dim)
+        indices = _wrap(idx.astype(np.int64))
+        ctx.save_for_backward(indices)
+        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+        ctx.mark_non_differentiable(indices)
+        return values, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _: Any) -> tuple:
+        return (*MaxDim.backward(ctx, g, _), None)  # (the gradient goes to the chosen index, as for max(dim))
+
+
+class Mode(MaxDim):
+    """The most frequent value along ``dim`` (of several, the smallest) and the position of its last
+    occurrence: (values, indices). The gradient goes to that position."""
+
+    node_name = "ModeBackward0"
+
+    @staticmethod
+    def _arg(a: np.ndarray, axis: int) -> np.ndarray:
+        b = np.moveaxis(a, axis, -1)
+        flat = b.reshape(-1, b.shape[-1])
+        out = np.empty(flat.shape[0], np.int64)
+        for row, values in enumerate(flat):  # (a loop over the slices: numpy has no per-row mode)
+            uniques, counts = np.unique(values, return_counts=True)  # (sorted: argmax takes the smallest of ties)
+            best = uniques[np.argmax(counts)]
+            same = (values == best) | (np.isnan(values) & np.isnan(best)) if values.dtype.kind == "f" else \
+                values == best
+            out[row] = np.flatnonzero(same)[-1]
+        return out.reshape(b.shape[:-1])
+
+
+@numpy_names
+def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False) -> kthvalue_return:
+    """(values, indices): the k-th smallest element along ``dim`` (k counts from 1), and its position."""
+    a = input._array
+    d = _dim(dim, a.ndim)
+    if not 1 <= k <= (a.shape[d] if a.ndim else 1):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    return kthvalue_return(*Kthvalue.apply(input, dim, keepdim, k))
+
+
+@numpy_names
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False) -> mode_return:
+    """(values, indices): the value that occurs most often along ``dim`` (the smallest of several), and the
+    position of its last occurrence."""
+    a = input._array
+    d = _dim(dim, a.ndim)
+    if a.ndim and a.shape[d] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {d} to have non-zero size.")
+    return mode_return(*Mode.apply(input, dim, keepdim))
+
+
+# ------------------------------------------------------------------------------------------------ counting
+def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -> Tensor:
+    """How often each value 0, 1, ..., max occurs in a 1-d tensor of non-negative integers (int64), or, with
+    ``weights``, the sum of the weights of each value's occurrences (float64 unless the weights are float32 or
+    float16, as in PyTorch). ``minlength`` pads the result with zeros. Not differentiable."""
+    a = input._array
+    if a.dtype.kind not in "biu":
+        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{LEGACY_NAMES[input.dtype][:-6]}'")
+    if a.ndim != 1 or (a.size and a.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if weights is None:
+        return _wrap(np.bincount(a, minlength=minlength).astype(np.int64))
+    w = weights._array
+    if w.ndim != 1 or w.shape[0] != a.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = w.dtype if w.dtype in (np.float32, np.float16) else np.dtype(np.float64)
+    return _wrap(np.bincount(a, weights=w.astype(np.float64), minlength=minlength).astype(out))
+
+
+def histc(input: Tensor, bins: int = 100, min: float = 0, max: float = 0) -> Tensor:
+    """A histogram: ``bins`` equal-width bins between ``min`` and ``max`` (when both are 0, the data's
+    smallest and largest values), each counting the elements that fall in it; a value equal to ``max`` counts in
+    the last bin, values outside are left out. The counts have x's float dtype. Not differentiable."""
+    a = input._array
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{LEGACY_NAMES[input.dtype][:-6]}'")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    t = a.dtype.type
+    lo, hi = t(min), t(max)
+    if lo == hi and a.size:
+        finite = a[np.isfinite(a)]
+        lo, hi = (finite.min(), finite.max()) if finite.size else (t(0), t(0))
+    if lo == hi:  # (one value: a bin of width 2 around it, as PyTorch widens it)
+        lo, hi = lo - t(1), hi + t(1)
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    # The edges as PyTorch's linspace computes them (from the left end for the first half, back from the right end
+    # for the rest); each value's bin by linear interpolation, moved one bin if the edges say otherwise.
+    i = np.arange(bins + 1)
+    step = (hi - lo) / t(bins)
+    edges = np.where(i < (bins + 1) // 2, lo + step * i.astype(a.dtype), hi - step * (bins - i).astype(a.dtype))
+    x = a.reshape(-1)
+    x = x[(x >= lo) & (x <= hi)]  # (nan compares false: left out too)
+    pos = np.minimum(((x - lo) * t(bins) / (hi - lo)).astype(np.int64), bins - 1)
+    pos = np.where(edges[pos] > x, pos - 1, np.where((pos + 1 < bins) & (edges[np.minimum(pos + 1, bins)] <= x),
+                                                        pos + 1, pos))
+    return _wrap(np.bincount(pos, minlength=bins).astype(a.dtype))

@@ -10,6 +10,7 @@ the core's derivative table, ``tinygrad_edu/core/derivatives.py``: the core's ow
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -358,6 +359,9 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     dimension as in PyTorch; tensors, lists and masks give IndexBackward0 (a copy)."""
     keys = key if isinstance(key, tuple) else (key,)
     keys = tuple(_to_numpy_key(k) for k in keys)
+    if any(isinstance(k, slice) and k.step is not None and k.step <= 0 for k in keys):
+        # (a tensor's strides are never negative in PyTorch: x[::-1] has no view to give; x.flip(0) is the copy)
+        raise ValueError("step must be greater than zero")
     if x._array.ndim == 0 and keys and keys[0] is not None and keys[0] is not Ellipsis:
         first = keys[0]  # a 0-d tensor has no dimension to index; only a bool (mask) key adds one
         if isinstance(first, slice):
@@ -844,3 +848,53 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
         sizes[0], sizes[1] = sizes[1], sizes[0]
     return tuple(t.reshape(*(-1 if d == ax else 1 for d in range(len(sizes)))).expand(*sizes)
                  for t, ax in zip(tensors, axes))
+
+
+def atleast_1d(*tensors: Any) -> Any:
+    """Each tensor with at least 1 dimension: a 0-d tensor becomes shape (1,), others are returned as they are.
+    Several tensors (or one list of them) give a tuple."""
+    return _each_at_least(tensors, 1)
+
+
+def atleast_2d(*tensors: Any) -> Any:
+    """Each tensor with at least 2 dimensions: () -> (1, 1), (n,) -> (1, n)."""
+    return _each_at_least(tensors, 2)
+
+
+def atleast_3d(*tensors: Any) -> Any:
+    """Each tensor with at least 3 dimensions: () -> (1, 1, 1), (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return _each_at_least(tensors, 3)
+
+
+def _each_at_least(tensors: tuple, nd: int) -> Any:
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return tuple(_at_least(t, nd) for t in tensors[0])
+    if len(tensors) == 1:
+        return _at_least(tensors[0], nd)
+    return tuple(_at_least(t, nd) for t in tensors)
+
+
+def tensor_split(x: Tensor, indices_or_sections: Any, dim: int = 0) -> tuple[Tensor, ...]:
+    """Views of x cut along ``dim``: into n pieces as equal as can be (the first ``size % n`` one longer:
+    ``tensor_split(arange(7), 3)`` is 3, 2, 2), or at the given positions (``[1, 4]``: x[:1], x[1:4], x[4:]).
+    Unlike ``split``, each piece is a slice of its own (SliceBackward0), as in PyTorch."""
+    if x._array.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    dim = _dim(dim, x._array.ndim)
+    size = x._array.shape[dim]
+    if isinstance(indices_or_sections, Tensor):  # (a 0-d tensor: a number of sections; 1-d: positions)
+        a = indices_or_sections._array
+        indices_or_sections = int(a) if a.ndim == 0 else a.tolist()
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        lengths = [size // n + (1 if i < size % n else 0) for i in range(n)]
+        bounds = np.concatenate([[0], np.cumsum(lengths)]).tolist()
+    else:
+        bounds = [0, *(int(i) for i in indices_or_sections), size]
+    pieces = []
+    for start, stop in pairwise(bounds):
+        start, stop, _ = slice(start, stop).indices(size)  # (Python's slices: -1 counts from the end)
+        pieces.append(Slice.apply(x, (slice(None),) * dim + (slice(start, max(start, stop)),)))
+    return tuple(pieces)
