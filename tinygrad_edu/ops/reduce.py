@@ -18,6 +18,7 @@ cumsum out_i = x_0 + ... + x_i        dx_j = g_j + ... + g_last       (cumsum of
 from __future__ import annotations
 
 import builtins
+import math
 import warnings
 from typing import Any, NamedTuple
 
@@ -79,12 +80,12 @@ class Norm(Function):
         return x / safe * g, None, None, None
 
 
-class NormP(Function):
-    """The vector p-norm for the other p: ``(sum |x|^p)^(1/p)``; p = inf is max |x|, p = -inf min |x|, p = 0 the
+class NormInf(Function):
+    """The vector norms that pick or count instead of summing powers: p = inf is max |x|, p = -inf min |x|, p = 0 the
     number of non-zero elements.
 
-    d/dx = sign(x) |x|^(p-1) / ||x||^(p-1) (0 where the norm is 0); for p = ±inf, g shared evenly among the
-    elements whose |x| is the norm (as for max); for p = 0 (a count), 0.
+    For p = ±inf, g goes to the elements whose |x| is the norm, shared evenly among ties (as for max), with the sign
+    of x; p = 0 is a count, with no gradient at all (x.grad stays None, as in PyTorch).
     """
 
     node_name = "LinalgVectorNormBackward0"
@@ -94,45 +95,39 @@ class NormP(Function):
         _check_float(x, "linalg.vector_norm")
         a = np.abs(x._array)
         ctx.in_shape, ctx.dims, ctx.keepdim, ctx.p = a.shape, dims, keepdim, p
-        if p == np.inf or p == -np.inf:
-            n = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
-        elif p == 0:
+        if p == 0:
             n = (a != 0).sum(axis=dims, keepdims=keepdim)
         else:
-            n = (a ** a.dtype.type(p)).sum(axis=dims, keepdims=keepdim) ** a.dtype.type(1 / p)
+            n = (np.max if p > 0 else np.min)(a, axis=dims, keepdims=keepdim)
         result = _wrap(np.asarray(n, dtype=a.dtype))
         ctx.save_for_backward(x, result)
         return result
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.p == 0:
+            return None, None, None, None
         x, n = ctx.saved_tensors
         kept = _kept_shape(ctx.in_shape, ctx.dims)
         if not ctx.keepdim:
             g, n = g.reshape(kept), n.reshape(kept)
-        p = ctx.p
-        if p == 0:
-            return None, None, None, None  # (a count: PyTorch gives no gradient at all, x.grad stays None)
-        if p == np.inf or p == -np.inf:
-            chosen = np.abs(x._array) == n._array
-            count = _wrap(chosen.sum(axis=ctx.dims, keepdims=True).astype(x._array.dtype))
-            return zero_where(~chosen, x.sign() * (g / count)), None, None, None
-        scale = zero_where(np.broadcast_to(n._array == 0, n.shape), g / n ** (p - 1))
-        return x.sign() * x.abs() ** (p - 1) * scale, None, None, None
+        chosen = np.abs(x._array) == n._array
+        count = _wrap(chosen.sum(axis=ctx.dims, keepdims=True).astype(x._array.dtype))
+        return zero_where(~chosen, x.sign() * (g / count)), None, None, None
 
 
 def norm(x: Tensor, p: float | str | None = "fro", dim: int | tuple | list | None = None,
          keepdim: bool = False) -> Tensor:
-    """``x.norm(p=2)``: the length sqrt(sum x^2) of x seen as one vector (or along ``dim``); ``p=1``: sum |x|;
-    any other number p: (sum |x|^p)^(1/p), ``float('inf')`` for max |x|."""
+    """``x.norm()``: the length sqrt(sum x^2) of x seen as one vector (or along ``dim``); ``p=1``: sum |x|;
+    ``p=float('inf')``: max |x| (``-inf``: min |x|; ``0``: how many are not 0)."""
     if p == "fro" or p is None:
         p = 2
-    if isinstance(p, str):
-        raise NotImplementedError(f"norm(p={p!r}): tinygrad_edu implements the vector norms (p a number) and 'fro'; "
-                                  "write another matrix norm out from its definition")
     if p in (1, 2):
         return Norm.apply(x, p, _dims(dim, x._array.ndim), keepdim)
-    return NormP.apply(x, float(p), _dims(dim, x._array.ndim), keepdim)
+    if p in (math.inf, -math.inf, 0):
+        return NormInf.apply(x, float(p), _dims(dim, x._array.ndim), keepdim)
+    raise NotImplementedError(f"norm(p={p!r}): tinygrad_edu implements p=2 (the default), p=1, p=inf, -inf and 0; "
+                              "for another p write it out, e.g. (x.abs() ** p).sum() ** (1 / p)")
 
 
 def _check_float(x: Tensor, name: str) -> None:
