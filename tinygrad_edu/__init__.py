@@ -40,6 +40,7 @@ from ._creation import (
     initial_seed,
     linspace,
     manual_seed,
+    multinomial,
     ones,
     ones_like,
     rand,

@@ -463,6 +463,47 @@ def randperm(n: int, generator: Generator | None = None, dtype: Any = None, devi
     return _wrap((generator or default_generator).permutation(n).astype(_np_dtype(dtype, np.int64)))
 
 
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
+                generator: Generator | None = None) -> Tensor:
+    """``num_samples`` category indices drawn with the probabilities in ``input`` (weights: they need not sum to
+    1), per row of a 2-d input; int64. PyTorch's numbers, by PyTorch's two recipes:
+
+    - without replacement (or one sample): each weight divided by an Exponential(1) draw, and the ``num_samples``
+      largest taken (the "exponential race": the Gumbel-max trick with exp applied);
+    - with replacement: for each sample, a float64 uniform u, and the first category whose cumulative weight (as a
+      fraction of the row's total) reaches u.
+    """
+    a = input._array
+    if a.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_dtype.LEGACY_NAMES[input.dtype].removesuffix('Tensor')}")
+    if a.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not replacement and num_samples > a.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if not np.isfinite(a).all() or (a < 0).any():
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if (a.sum(axis=-1) <= 0).any():
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    gen = generator or default_generator
+    if not replacement or num_samples == 1:
+        with np.errstate(divide="ignore"):  # (a draw of exactly 0 would make its weight infinite, as in PyTorch)
+            race = a / gen.exponential(a.shape, a.dtype)
+        # the largest first; of equal values, the first (what PyTorch's topk gives in the cases tried)
+        order = np.argsort(-race, axis=-1, kind="stable")
+        return _wrap(order[..., :num_samples].astype(np.int64))
+    rows = a.reshape(-1, a.shape[-1])
+    out = np.empty((rows.shape[0], num_samples), np.int64)
+    for i, row in enumerate(rows):
+        cumulative = np.cumsum(row, dtype=row.dtype)
+        cumulative = cumulative / cumulative[-1]  # (normalised: the last is 1)
+        u = gen.uniform((num_samples,), np.float64)
+        out[i] = np.searchsorted(cumulative.astype(np.float64), u, side="left")  # the first reaching u
+    return _wrap(out.reshape(*a.shape[:-1], num_samples))
+
+
 def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     """A tensor of input's shape (and dtype) whose values are "uninitialised": PyTorch leaves whatever was in
     memory; here they are zeros, but code must not rely on that (write every element before reading)."""

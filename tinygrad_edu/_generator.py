@@ -17,6 +17,7 @@ recipes:
 - ``integers`` (``randint``, ``random_``): a word (two, for a range of 2**32 or more) modulo the range.
 - ``permutation`` (``randperm``): Fisher-Yates from the front, one word per swap.
 - ``bernoulli`` (dropout's mask): a float64 uniform below p; with a tensor of probabilities, a float32 one.
+- ``exponential`` (``exponential_``, ``multinomial``): -log1p(-u) / lambda for a float64 uniform u.
 
 The words, their order and the arithmetic are PyTorch's, so the numbers agree to the last bit. (PyTorch on a
 processor without AVX2 computes float32 normals with the C library's functions instead, and on some Intel
@@ -151,6 +152,12 @@ class Generator:
     def random64(self) -> int:
         """A random int64 in [0, 2**63): ``random_()`` on an int64 tensor (how a DataLoader seeds each pass)."""
         return int(self._words64(1)[0] % np.uint64(2**63))
+
+    def exponential(self, shape: tuple[int, ...], dtype: Any = np.float32, lambd: float = 1.0) -> np.ndarray:
+        """Exponential with rate ``lambd``: -log(1 - u) / lambd for a float64 uniform u (53 bits), by the C
+        library's log1p, then rounded to ``dtype`` (``exponential_``, and the draws behind ``multinomial``)."""
+        u = self.uniform((math.prod(shape),), np.float64)
+        return (-_libm(math.log1p, -u) / lambd).astype(dtype).reshape(shape)
 
     def permutation(self, n: int) -> np.ndarray:
         """0 .. n-1 in random order: Fisher-Yates from the front, element i swapped with one of i .. n-1."""

@@ -685,6 +685,31 @@ class Tensor(_core.Tensor):
         values = in_memory_order(a, lambda shape: gen.normal(shape, a.dtype, mean, std, a.flags.c_contiguous))
         return inplace.inplace(self, inplace.Normal.apply, values)
 
+    def random_(self, *bounds: Any, to: Any = None, generator: Any = None) -> Tensor:
+        """Whole numbers, uniformly: ``random_(from, to)`` in [from, to), ``random_(to)`` in [0, to), and
+        ``random_()`` in [0, the largest whole number the dtype holds exactly]: 2**24 for float32, 2**53 for
+        float64, 2**63 - 1 for int64. PyTorch's numbers: a word of the generator (two, for a range of 2**32 or
+        more) modulo the range."""
+        gen, a = generator or _creation.default_generator, self._array
+        if to is not None:
+            bounds = (*bounds, to)
+        if len(bounds) > 2:
+            raise TypeError(f"random_() takes from 0 to 2 positional arguments but {len(bounds)} were given")
+        low, high, node = _random_range(a.dtype, bounds)
+        values = in_memory_order(a, lambda shape: gen.integers(low, high, shape, a.dtype))
+        return inplace.inplace(self, node.apply, values)
+
+    def exponential_(self, lambd: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Exponential random numbers of rate ``lambd`` (mean 1 / lambd): -log(1 - u) / lambd, u uniform."""
+        gen, a = generator or _creation.default_generator, self._array
+        if lambd <= 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+        values = in_memory_order(a, lambda shape: gen.exponential(shape, a.dtype, lambd))
+        return inplace.inplace(self, inplace.Exponential.apply, values)
+
+    def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
+        return _creation.multinomial(self, num_samples, replacement, generator=generator)
+
     def bernoulli_(self, p: float = 0.5, *, generator: Any = None) -> Tensor:
         """Each element becomes 1 with probability ``p`` (0 otherwise), in this tensor's dtype."""
         gen, a = generator or _creation.default_generator, self._array
@@ -822,6 +847,36 @@ def _bits_as(t: Tensor, to: _dtype.dtype) -> Tensor:
         if to.itemsize > a.itemsize and a.shape[-1] % ratio:
             raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {how}, but got {a.shape[-1]}")
     return wrap(a.view(to.np))  # (numpy's view: the same memory, read as the other type)
+
+
+def _random_range(np_dtype: np.dtype, bounds: tuple) -> tuple[int, int, type]:
+    """[low, high) for ``random_(*bounds)`` in a tensor of ``np_dtype``, and its node; PyTorch's checks."""
+    digits = {"float16": 11, "float32": 24, "float64": 53}.get(np_dtype.name)
+    # the top of the full range: for a float, the last whole number below which it holds every whole number
+    top = 2**digits if digits is not None else 1 if np_dtype == np.bool_ else int(np.iinfo(np_dtype).max)
+    if not bounds:
+        return 0, top + 1, inplace.Random
+    low, high = (0, bounds[0]) if len(bounds) == 1 else bounds
+    low, high = int(low), (top + 1 if high is None else int(high))
+    node = inplace.RandomTo if len(bounds) == 1 else inplace.RandomFromTo
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if digits is None:
+        bottom = 0 if np_dtype == np.bool_ else int(np.iinfo(np_dtype).min)
+        name = _C_TYPE_NAMES[np_dtype.name]
+        if not bottom <= low <= top:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not bottom <= high - 1 <= top:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
+    else:
+        kind = {"float16": "c10::Half", "float32": "float", "float64": "double"}[np_dtype.name]
+        for name, v in (("from", low), ("to - 1", high - 1)):
+            if not -top <= v <= top:
+                warnings.warn(f"{name} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                              f"{kind} can support discrete uniform distribution only within this range. This warning "
+                              "will become an error in version 1.7 release, please fix the code in advance",
+                              UserWarning, stacklevel=3)
+    return low, high, node
 
 
 def _address(a: np.ndarray) -> int:

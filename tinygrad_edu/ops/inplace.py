@@ -179,6 +179,30 @@ class Normal(Uniform):
     node_name = "NormalBackward0"
 
 
+class Exponential(Uniform):
+    """``x.exponential_(lambd)``: as :class:`Uniform`, exponential values."""
+
+    node_name = "ExponentialBackward0"
+
+
+class RandomFromTo(Uniform):
+    """``x.random_(from, to)``: as :class:`Uniform`, whole numbers (PyTorch numbers its three forms' nodes)."""
+
+    node_name = "RandomBackward0"
+
+
+class RandomTo(Uniform):
+    """``x.random_(to)``."""
+
+    node_name = "RandomBackward1"
+
+
+class Random(Uniform):
+    """``x.random_()``."""
+
+    node_name = "RandomBackward2"
+
+
 class Fill(Function):
     """``x.fill_(v)`` with a number v: dx = 0."""
 
