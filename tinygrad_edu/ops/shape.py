@@ -359,7 +359,10 @@ def getitem(x: Tensor, key: Any) -> Tensor:
     dimension as in PyTorch; tensors, lists and masks give IndexBackward0 (a copy)."""
     keys = key if isinstance(key, tuple) else (key,)
     keys = tuple(_to_numpy_key(k) for k in keys)
-    if any(isinstance(k, slice) and k.step is not None and k.step <= 0 for k in keys):
+    steps = [k.step for k in keys if isinstance(k, slice) and k.step is not None]
+    if any(step <= 0 for step in steps):
+        if 0 in steps:
+            raise ValueError("slice step cannot be zero")  # (Python's own words, as PyTorch lets them through)
         # (a tensor's strides are never negative in PyTorch: x[::-1] has no view to give; x.flip(0) is the copy)
         raise ValueError("step must be greater than zero")
     if x._array.ndim == 0 and keys and keys[0] is not None and keys[0] is not Ellipsis:
