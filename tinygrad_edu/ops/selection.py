@@ -20,7 +20,7 @@ from .. import _messages as M
 from .._checks import broadcast_shapes
 from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
-from ..core.function import RESULT, Function, broadcast_from, sum_to_shape
+from ..core.function import RESULT, Function, broadcast_from
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
@@ -901,8 +901,8 @@ def index_copy(x: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
 
 class IndexPut(Function):
     """``x.index_put(indices, values, accumulate=False)``: a copy of x with ``x[indices] = values`` done (or
-    ``+=`` with accumulate, where a repeated position adds up). dvalues = g[indices] (summed back to values'
-    shape); dx = g, with the overwritten places 0 unless accumulating."""
+    ``+=`` with accumulate, where a repeated position adds up). dvalues = g[indices] (the mechanism sums it back to
+    values' shape); dx = g, with the overwritten places 0 unless accumulating."""
 
     node_name = "IndexPutBackward0"
 
@@ -914,7 +914,8 @@ class IndexPut(Function):
             np.add.at(out, key, v)
         else:
             out[key] = v
-        ctx.key, ctx.accumulate, ctx.values_shape = key, accumulate, values._array.shape
+        ctx.key, ctx.accumulate = key, accumulate
+        broadcast_from(ctx, None, None, values)  # (values was spread over x[key]: the mechanism sums dvalues back)
         return out
 
     @staticmethod
@@ -922,7 +923,7 @@ class IndexPut(Function):
         dx = None
         if ctx.needs_input_grad[0]:
             dx = g if ctx.accumulate else IndexPut.apply(g, ctx.key, _wrap(np.zeros((), g._array.dtype)), False)
-        dv = sum_to_shape(Index.apply(g, ctx.key), ctx.values_shape) if ctx.needs_input_grad[2] else None
+        dv = Index.apply(g, ctx.key) if ctx.needs_input_grad[2] else None
         return dx, None, dv, None
 
 
