@@ -7,6 +7,9 @@ clone / to    dx = g (converted back to x's dtype)
 comparisons   ``==``, ``<`` ... return bool tensors; they have no gradient
 sort / topk   dx = g put back at the positions the values came from (``indices``), 0 elsewhere
 isclose       a bool tensor, and nonzero int64 positions: no gradient
+cummax, mode  (values, indices); dx = g put back at ``indices`` (summed where one element is chosen twice)
+index_put     dx = g, 0 where overwritten (not with accumulate);  dvalues = g[indices]
+bincount      counts (int64) or summed weights; histc: counts per bin: no gradient
 ============  ==========================================================
 """
 
