@@ -283,3 +283,27 @@ def test_functional_losses_take_size_average_and_reduce(name: str) -> None:
     as_pytorch(lambda lib: fn(lib, lib.nn.functional),
                (None, expected, [f"UserWarning: size_average and reduce args will be deprecated, please use "
                                  f"reduction='{reduction}' instead."]))
+
+
+# -- a boolean mask of the wrong shape: PyTorch names the mask's dim and the dim of the tensor it indexes -----------
+MASKS = {
+    "after a slice": ((slice(None), [True, False]),
+                      "The shape of the mask [2] at index 0 does not match the shape of the indexed tensor [2, 3, 4] "
+                      "at index 1"),
+    "after an integer (x[0] is indexed)": ((0, [True, False]),
+                                           "The shape of the mask [2] at index 0 does not match the shape of the "
+                                           "indexed tensor [3, 4] at index 0"),
+    "after an ellipsis": ((Ellipsis, [True, False, True]),
+                          "The shape of the mask [3] at index 0 does not match the shape of the indexed tensor "
+                          "[2, 3, 4] at index 2"),
+    "an integer, then an ellipsis": ((0, Ellipsis, [True, False, True]),
+                                     "The shape of the mask [3] at index 0 does not match the shape of the indexed "
+                                     "tensor [3, 4] at index 1"),
+}
+
+
+@pytest.mark.parametrize("name", MASKS)
+def test_a_mask_of_the_wrong_shape(name: str) -> None:
+    key, message = MASKS[name]
+    raises(lambda lib: lib.arange(24).view(2, 3, 4)[tuple(lib.tensor(k) if isinstance(k, list) else k for k in key)],
+           IndexError, message)

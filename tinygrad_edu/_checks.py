@@ -116,11 +116,17 @@ def index_message(numpy_message: str, shape: tuple[int, ...], key: Any) -> str:
     wrong = re.match(r"boolean index did not match indexed array along (?:axis|dimension) (\d+)", numpy_message)
     keys = key if isinstance(key, tuple) else (key,)
     masks = [i for i, k in enumerate(keys) if getattr(k, "dtype", None) == np.bool_]
-    if wrong and masks and all(k is not None and k is not Ellipsis for k in keys[:masks[0]]):
-        mask = keys[masks[0]]  # (the dims before it: one for each key before it)
-        dim = int(wrong.group(1)) - masks[0]
-        return (f"The shape of the mask [{shape_list(mask.shape)}] at index {dim} does not match the shape of the "
-                f"indexed tensor [{shape_list(shape[masks[0]:masks[0] + mask.ndim])}] at index {dim}")
+    if wrong and masks and all(k is not None for k in keys):  # numpy names x's axis; PyTorch the mask's own dim,
+        m, axis = masks[0], int(wrong.group(1))  # and the dim of the tensor it indexes: x after the integers before
+        mask = keys[m]  # it (for x[0, mask], x[0])
+        dots = next((i for i, k in enumerate(keys[:m]) if k is Ellipsis), None)
+        used = [0 if k is Ellipsis else mask.ndim if k is mask else 1 for k in keys]  # (the dims each key takes)
+        start = sum(used[:m]) if dots is None else len(shape) - sum(used[dots + 1:])  # (where the mask starts in x)
+        gone = [d for d, k in enumerate(keys[:m if dots is None else dots])
+                if isinstance(k, (int, np.integer)) and not isinstance(k, bool)]
+        indexed = tuple(n for d, n in enumerate(shape) if d not in gone)
+        return (f"The shape of the mask [{shape_list(mask.shape)}] at index {axis - start} does not match the shape "
+                f"of the indexed tensor [{shape_list(indexed)}] at index {axis - len(gone)}")
     return numpy_message.replace("axis", "dimension")
 
 
