@@ -22,6 +22,7 @@ from . import (
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
+    special,  # torch.special: expit, gammaln, entr, ndtr ...
     utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )
 from ._C import _functions

@@ -671,7 +671,7 @@ class Tensor(_core.Tensor):
     cummax, cummin, kthvalue, mode = selection.cummax, selection.cummin, selection.kthvalue, selection.mode
     bincount, histc = selection.bincount, selection.histc
     xlogy, logit = ew.xlogy, ew.logit
-    as_strided, as_strided_ = strided.as_strided, strided.as_strided_
+    as_strided, as_strided_, unfold = strided.as_strided, strided.as_strided_, strided.unfold
     scatter_reduce = selection.scatter_reduce
 
     # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------

@@ -679,13 +679,28 @@ def einsum_of(subs: tuple[str, ...], out: str, operands: list[Tensor]) -> Tensor
     return kind.apply((subs, out), *operands)
 
 
-def einsum(equation: str, *operands: Any) -> Tensor:
+def einsum(equation: Any, *operands: Any) -> Tensor:
     """``tinygrad_edu.einsum("ij,jk->ik", a, b)``: sums of products written in Einstein's index notation
-    (see :class:`Einsum`); the operands may also come as one list."""
+    (see :class:`Einsum`); the operands may also come as one list. The sublist form, ``einsum(a, [0, 1], b, [1, 2],
+    [0, 2])`` (numpy's too), names the indices by numbers 0-51 instead of letters, ``...`` as ``Ellipsis``."""
+    if not isinstance(equation, str):  # the sublist form: operand, its indices, operand, its indices, [output]
+        equation, operands = _sublists_as_equation((equation, *operands))
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
     subs, out = _parse_einsum(equation, [t._array.shape for t in operands])
     return einsum_of(tuple(subs), out, list(operands))
+
+
+def _sublists_as_equation(args: tuple) -> tuple[str, tuple]:
+    """``(a, [0, 1], b, [1, 2], [0, 2])`` as ``("ab,bc->ac", (a, b))``: index n is the n-th of A-Z, a-z."""
+    def letters(sub: Any) -> str:
+        if any(not (n is Ellipsis or 0 <= n < 52) for n in sub):
+            raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return "".join("..." if n is Ellipsis else chr(ord("A") + n) if n < 26 else chr(ord("a") + n - 26)
+                       for n in sub)
+    pairs, out = args[:len(args) - len(args) % 2], args[len(args) - len(args) % 2:]
+    inputs = ",".join(letters(sub) for sub in pairs[1::2])
+    return inputs + ("->" + letters(out[0]) if out else ""), tuple(pairs[0::2])
 
 
 # ------------------------------------------------------------------------------------------------ distances

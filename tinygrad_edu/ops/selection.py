@@ -28,7 +28,7 @@ from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 from . import numpy_names
-from .elementwise import Maximum, Minimum, maximum, minimum, zero_where  # noqa: F401
+from .elementwise import Maximum, Minimum, NotDifferentiable, maximum, minimum, zero_where  # noqa: F401
 from .reduce import MaxDim, _ScatterAlong, max_return
 from .shape import Index, _to_numpy_key
 
@@ -343,13 +343,13 @@ def gather(x: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> 
 def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any = None,
             reduce: str | None = None) -> Tensor:
     """The reverse of gather: a copy of x with ``src`` (a tensor, or one number) written at the positions
-    ``index`` names along ``dim``. (``reduce=`` is not supported.)"""
-    if reduce is not None:
-        raise NotImplementedError("tinygrad_edu's scatter has no reduce= argument; use scatter_add for 'add'")
+    ``index`` names along ``dim``; with ``reduce="add"`` or ``"multiply"``, added to them or multiplying them."""
     if src is None:
         src = value
     idx = _index_array("scatter", index)
     dim = _dim(dim, x._array.ndim)
+    if reduce is not None:
+        return _scatter_reduced(x, dim, idx, src, reduce)
     if isinstance(src, Tensor):
         if src._array.dtype != x._array.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -357,6 +357,43 @@ def scatter(x: Tensor, dim: int, index: Tensor, src: Any = None, *, value: Any =
         return Scatter.apply(x, dim, idx, src)
     _check_along("scatter", x._array.shape, dim, idx)
     return ScatterValue.apply(x, dim, idx, src)
+
+
+class ScatterReduced(Function):
+    """``x.scatter(dim, index, src, reduce="add" | "multiply")``: src's elements (or one number) added to the places
+    index names along ``dim``, or multiplying them (a place named twice gets both). PyTorch gives it no derivative:
+    its node, ``NotImplemented``, raises if a backward pass reaches it (``scatter_reduce`` is the one to learn with)."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int, index: np.ndarray, src: Any, reduce: str) -> np.ndarray:
+        out = x._array.copy()
+        values = _1d(src._array)[tuple(slice(0, n) for n in _1d(index).shape)] if isinstance(src, Tensor) else src
+        (np.add.at if reduce == "add" else np.multiply.at)(_1d(out), _positions(_1d(index), dim), values)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+ScatterReduced._backward_cls.name = NotDifferentiable._backward_cls.name  # (the C++ name, as PyTorch's prints)
+
+
+def _scatter_reduced(x: Tensor, dim: int, idx: np.ndarray, src: Any, reduce: str) -> Tensor:
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(src, Tensor):
+        M.warn_once("scatter reduce", "The reduce argument of torch.scatter with Tensor src is deprecated and will be "
+                    "removed in a future PyTorch release. Use torch.scatter_reduce instead for more reduction "
+                    "options.", stacklevel=4)
+        if src._array.dtype != x._array.dtype:
+            raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        _check_along("scatter", x._array.shape, dim, idx, src._array.shape)
+    else:
+        _check_along("scatter", x._array.shape, dim, idx)
+    return ScatterReduced.apply(x, dim, idx, src, reduce)
 
 
 def scatter_add(x: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:

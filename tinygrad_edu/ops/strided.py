@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import wrap_dim
 from ..core.function import Function, gradient_edge, wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
@@ -101,6 +102,40 @@ class AsStridedInPlace(Function):
 def as_strided(x: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:
     """A view of x's storage with the given sizes, strides and offset, counted in elements (see the module)."""
     return AsStridedView.apply(x, size, stride, storage_offset)
+
+
+class Unfold(AsStridedView):
+    """``x.unfold(dimension, size, step)``: every window of ``size`` elements along ``dimension``, ``step`` apart, as
+    a new last dimension: ``arange(1., 8).unfold(0, 2, 1)`` is [[1, 2], [2, 3], ...]. A view, as_strided's: the
+    windows overlap in memory when step < size, so an element read by two windows gets both their gradients."""
+
+    node_name = "UnfoldBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, size: Sequence[int], stride: Sequence[int], window: tuple) -> np.ndarray:
+        out = AsStridedView.forward(ctx, x, size, stride, None)
+        ctx._saved_dimension, ctx._saved_size, ctx._saved_step = window  # (what PyTorch's node shows)
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return AsStridedView.backward(ctx, g)
+
+
+def unfold(x: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    a = x._array
+    d = wrap_dim(dimension, a.ndim)
+    length = a.shape[d] if a.ndim else 1
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    strides = [s // a.itemsize for s in a.strides] or [1]
+    shape, along = [*a.shape] or [1], strides[d]
+    shape[d], strides[d] = (length - size) // step + 1, along * step
+    return Unfold.apply(x, (*shape, size), (*strides, along), (d, size, step))
 
 
 def as_strided_(x: Tensor, size: Sequence[int], stride: Sequence[int], storage_offset: int | None = None) -> Tensor:

@@ -1,0 +1,115 @@
+"""What the docstring examples of PyTorch's API pages reach for beyond the course's own lessons: scatter with
+``reduce=``, einsum's sublist form, ``Tensor.unfold`` and ``torch.special``. Each against torch when installed
+(``_oracle.as_pytorch``), with the expected text spelled out."""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+from _oracle import as_pytorch, raises
+
+import tinygrad_edu as tg
+
+SCATTER_WARNING = ("UserWarning: The reduce argument of tinygrad_edu.scatter with Tensor src is deprecated and will be "
+                   "removed in a future PyTorch release. Use tinygrad_edu.scatter_reduce instead for more reduction "
+                   "options.")
+
+
+def test_scatter_with_reduce_as_its_docstring_shows() -> None:
+    as_pytorch(lambda lib: (lib.full((2, 4), 2.0).scatter(1, lib.tensor([[2], [3]]), 1.23, reduce="multiply"),
+                            lib.full((2, 4), 2.0).scatter(1, lib.tensor([[2], [3]]), 1.23, reduce="add")),
+               (None, "(tensor([[2.0000, 2.0000, 2.4600, 2.0000],\n        [2.0000, 2.0000, 2.0000, 2.4600]]), "
+                      "tensor([[2.0000, 2.0000, 3.2300, 2.0000],\n        [2.0000, 2.0000, 2.0000, 3.2300]]))", []))
+
+
+def test_scatter_with_reduce_and_a_tensor_src_warns_once_and_has_no_derivative() -> None:
+    def run(lib: ModuleType) -> Any:
+        lib.set_warn_always(True)
+        try:
+            x = lib.full((2, 4), 2.0, requires_grad=True)
+            out = x.scatter(1, lib.tensor([[0, 1, 2, 0]]), lib.arange(1.0, 11.0).reshape(2, 5), reduce="add")
+        finally:
+            lib.set_warn_always(False)
+        return out, out.grad_fn.name()
+
+    as_pytorch(run, (None, "(tensor([[7., 4., 5., 2.],\n        [2., 2., 2., 2.]], grad_fn=<NotImplemented>), "
+                           "'tinygrad_edu::autograd::NotImplemented')", [SCATTER_WARNING]))
+    raises(lambda lib: lib.full((2, 4), 2.0, requires_grad=True).scatter(1, lib.tensor([[2], [3]]), 1.0,
+                                                                        reduce="multiply").sum().backward(),
+           RuntimeError, "derivative for aten::scatter is not implemented")
+    raises(lambda lib: lib.ones(2, 4).scatter(1, lib.tensor([[2], [3]]), 1.0, reduce="max"), RuntimeError,
+           "reduce argument must be either add or multiply.")
+
+
+def test_scatter__with_reduce_in_place() -> None:
+    as_pytorch(lambda lib: lib.ones(2, 3).scatter_(1, lib.tensor([[0], [2]]), 3.0, reduce="multiply"),
+               (None, "tensor([[3., 1., 1.],\n        [1., 1., 3.]])", []))
+
+
+def test_einsum_sublist_form() -> None:
+    def run(lib: ModuleType) -> Any:
+        a, b = lib.arange(6.0).reshape(2, 3), lib.arange(12.0).reshape(3, 4)
+        c, d = lib.arange(12.0).reshape(2, 2, 3), lib.arange(24.0).reshape(2, 3, 4)
+        return (lib.einsum(a, [0, 1], b, [1, 2]), lib.einsum(c, [..., 0, 1], d, [..., 1, 2], [..., 0, 2]).shape,
+                lib.einsum(lib.eye(3), [0, 0]), lib.einsum(a, [30, 1], [1]))
+
+    as_pytorch(run, (None, "(tensor([[20., 23., 26., 29.],\n        [56., 68., 80., 92.]]), "
+                           "tinygrad_edu.Size([2, 2, 4]), tensor(3.), tensor([3., 5., 7.]))", []))
+    raises(lambda lib: lib.einsum(lib.ones(2, 2), [0, 60]), ValueError,
+           "einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+def test_unfold_windows_share_memory_and_sum_their_gradients() -> None:
+    def run(lib: ModuleType) -> Any:
+        y = lib.arange(12.0).view(3, 4).requires_grad_()
+        z = y.unfold(1, 2, 1)
+        z.sum().backward()
+        node = z.grad_fn
+        v = lib.zeros(6)
+        v.unfold(0, 2, 2)[1, 0] = 5
+        return (lib.arange(1.0, 8.0).unfold(0, 2, 2), z.shape, z.stride(), y.grad,
+                (type(node).__name__, node._saved_dimension, node._saved_size, node._saved_step), v)
+
+    as_pytorch(run, (None, "(tensor([[1., 2.],\n        [3., 4.],\n        [5., 6.]]), tinygrad_edu.Size([3, 3, 2]), "
+                           "(4, 1, 1), tensor([[1., 2., 2., 1.],\n        [1., 2., 2., 1.],\n"
+                           "        [1., 2., 2., 1.]]), ('UnfoldBackward0', 1, 2, 1), "
+                           "tensor([0., 0., 5., 0., 0., 0.]))", []))
+    raises(lambda lib: lib.arange(7.0).unfold(0, 9, 1), RuntimeError,
+           "maximum size for tensor at dimension 0 is 7 but size is 9")
+    raises(lambda lib: lib.arange(7.0).unfold(0, 2, 0), RuntimeError, "step is 0 but must be > 0")
+
+
+SPECIAL = {
+    "entr and its gradient": (lambda lib: (lambda x: (lib.special.entr(x), lib.autograd.grad(
+        lib.special.entr(x).sum(), x)[0]))(lib.tensor([0.0, 0.5, -1.0, 2.0], requires_grad=True)),
+        "(tensor([ 0.0000,  0.3466,    -inf, -1.3863], grad_fn=<SpecialEntrBackward0>), "
+        "tensor([    inf, -0.3069,     nan, -1.6931]))"),
+    "ndtr and its gradient (the normal density)": (lambda lib: (lambda y: (lib.special.ndtr(y), lib.autograd.grad(
+        lib.special.ndtr(y).sum(), y)[0]))(lib.tensor([0.0, 1.0, -0.3], requires_grad=True)),
+        "(tensor([0.5000, 0.8413, 0.3821], grad_fn=<MulBackward1>), tensor([0.3989, 0.2420, 0.3814]))"),
+    "xlog1py": (lambda lib: (lambda a, b: (lib.special.xlog1py(a, b), lib.autograd.grad(
+        lib.special.xlog1py(a, b).sum(), (a, b))))(lib.tensor([0.0, 2.0, 1.0], requires_grad=True),
+                                                   lib.tensor([-1.0, 0.5, 3.0], requires_grad=True)),
+        "(tensor([0.0000, 0.8109, 1.3863], grad_fn=<SpecialXlog1PyBackward0>), (tensor([0.0000, 0.4055, 1.3863]), "
+        "tensor([   nan, 1.3333, 0.2500])))"),
+    "the other names": (lambda lib: (lib.special.expit(lib.tensor([0.0, 1.0])), lib.special.gammaln(lib.tensor([3.0])),
+                                     lib.special.psi(lib.tensor([1.0])), lib.special.logit(lib.tensor([0.25])),
+                                     lib.special.logsumexp(lib.tensor([[1.0, 2.0]]), 1)),
+                        "(tensor([0.5000, 0.7311]), tensor([0.6931]), tensor([-0.5772]), tensor([-1.0986]), "
+                        "tensor([2.3133]))"),
+}
+
+
+@pytest.mark.parametrize("name", SPECIAL)
+def test_torch_special(name: str) -> None:
+    fn, expected = SPECIAL[name]
+    as_pytorch(fn, (None, expected, []))
+
+
+def test_special_gradients_check() -> None:
+    x = tg.tensor([0.3, 0.5, 2.0], dtype=tg.float64, requires_grad=True)
+    y = tg.tensor([0.2, -0.5, 3.0], dtype=tg.float64, requires_grad=True)
+    assert tg.autograd.gradcheck(tg.special.entr, (x,)) and tg.autograd.gradgradcheck(tg.special.xlog1py, (x, y))
+    assert tg.autograd.gradcheck(tg.special.ndtr, (y,))
