@@ -1619,3 +1619,9 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input._array.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input._array.shape[d]}")
     return Glu.apply(input, d)
+
+
+# ------------------------------------------------------------------------------------------------ padding
+from .padding import pad  # noqa: E402  (its own module, next to its Functions; F.pad is where programs look)
+
+__all__ += ["pad"]
