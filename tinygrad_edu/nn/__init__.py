@@ -32,6 +32,7 @@ from .activation import (
     Softplus,
     Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -39,13 +40,20 @@ from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from .module import Module
 from .normalization import (
@@ -70,3 +78,5 @@ __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
 __all__ += ["Buffer", "Threshold"]
 __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "MultiMarginLoss", "PoissonNLLLoss",
+            "SoftMarginLoss", "Tanhshrink", "TripletMarginLoss"]
