@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import collections.abc
+import contextlib
+import copy
 import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -16,6 +18,8 @@ from ..._tensor import Tensor
 from ...ops.shape import stack
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+
+_END = object()  # what next() gives for an ended stream
 
 _COLLATE_ERROR = "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found {}"
 
@@ -63,9 +67,36 @@ def default_convert(data: Any) -> Any:
     return data
 
 
-def get_worker_info() -> None:
-    """Batches are made in the main process here: there is never a worker to describe."""
-    return None
+class WorkerInfo:
+    """What ``get_worker_info()`` tells a dataset's code about the worker running it: ``id``, ``num_workers``,
+    ``seed`` and ``dataset`` (the worker's own copy of the dataset)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.__keys = tuple(kwargs)
+        self.__dict__.update(kwargs)
+
+    def __repr__(self) -> str:
+        return f"WorkerInfo({', '.join(f'{k}={getattr(self, k)}' for k in self.__keys)})"
+
+
+_worker: WorkerInfo | None = None  # the worker whose code is running, while a stream's worker is stepped
+
+
+def get_worker_info() -> WorkerInfo | None:
+    """None in the main process. A map-style dataset's batches are always made there (the batches are the same as
+    with workers). Only an IterableDataset with ``num_workers`` > 0 runs as workers (see ``DataLoader``), and its
+    ``__iter__`` then sees which worker it is."""
+    return _worker
+
+
+@contextlib.contextmanager
+def _as_worker(info: WorkerInfo) -> Iterator[None]:
+    global _worker
+    outer, _worker = _worker, info
+    try:
+        yield
+    finally:
+        _worker = outer
 
 
 class _InfiniteConstantSampler(Sampler):
@@ -123,17 +154,44 @@ class DataLoader:
 
     def __iter__(self) -> Iterator[Any]:
         # Each pass draws a seed for worker processes, as PyTorch's does: the random numbers after it stay PyTorch's.
-        (self.generator or _creation.default_generator).random64()
+        base_seed = (self.generator or _creation.default_generator).random64()
         if self._iterable:
-            return self._stream_batches()
+            return self._stream_batches(base_seed)
         if self.batch_sampler is None:  # no batching: one converted example at a time
             return (self.collate_fn(self.dataset[i]) for i in self.sampler)
         return (self.collate_fn([self.dataset[i] for i in batch]) for batch in self.batch_sampler)
 
-    def _stream_batches(self) -> Iterator[Any]:
+    def _stream_batches(self, base_seed: int) -> Iterator[Any]:
         """An IterableDataset's examples, ``batch_size`` at a time in the stream's order (the last batch shorter,
-        or dropped)."""
-        stream = iter(self.dataset)
+        or dropped).
+
+        With ``num_workers`` = n > 0, PyTorch gives each of n worker processes its own copy of the dataset, and each
+        iterates over all of it (the same examples n times over, unless ``__iter__`` or ``worker_init_fn`` splits
+        the work by ``get_worker_info()``); the batches arrive from the workers in turn. Here the workers are n
+        copies stepped in turn in this process, each seeing its own ``get_worker_info()``: the same batches in the
+        same order. (Random numbers drawn inside a worker are not PyTorch's: its workers reseed themselves.)"""
+        if self.num_workers == 0:
+            yield from self._batches(iter(self.dataset))
+            return
+        workers = []
+        for wid in range(self.num_workers):
+            info = WorkerInfo(id=wid, num_workers=self.num_workers, seed=base_seed + wid,
+                              dataset=copy.deepcopy(self.dataset))
+            with _as_worker(info):
+                if self.worker_init_fn is not None:
+                    self.worker_init_fn(wid)
+                workers.append((info, self._batches(iter(info.dataset))))
+        while workers:  # one batch from each worker in turn; a worker whose stream ended drops out
+            for entry in list(workers):
+                info, batches = entry
+                with _as_worker(info):
+                    batch = next(batches, _END)
+                if batch is _END:
+                    workers.remove(entry)
+                else:
+                    yield batch
+
+    def _batches(self, stream: Iterator[Any]) -> Iterator[Any]:
         if self.batch_size is None:
             yield from (self.collate_fn(example) for example in stream)
             return
