@@ -1701,7 +1701,9 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     inputs are one pair (0-d target)."""
     reduction = _reduction_of(size_average, reduce, reduction)
     t_dim = target._array.ndim
-    if t_dim > 1 or input1._array.ndim != t_dim + 1 or input2._array.ndim != t_dim + 1:
+    if t_dim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1._array.ndim != t_dim + 1 or input2._array.ndim != t_dim + 1:
         raise RuntimeError(f"{t_dim}D target tensor expects {t_dim + 1}D input tensors, but found inputs with sizes "
                            f"{list(input1._array.shape)} and {list(input2._array.shape)}.")
     eps = 1e-12
@@ -1865,7 +1867,7 @@ class MultiMarginLoss(Function):
         rows = np.arange(a.shape[0])
         h = np.asarray(ctx._saved_margin, dtype=a.dtype) - a[rows, t][:, None] + a
         h[rows, t] = 0
-        slope = (h > 0) * (1 if ctx._saved_p == 1 else 2 * h)
+        slope = np.where(h > 0, 1 if ctx._saved_p == 1 else 2 * h, 0).astype(a.dtype)
         if weight is not None:
             slope = slope * weight._array[t][:, None]
         gg = np.broadcast_to(g._array.reshape(-1, 1), (a.shape[0], 1)).astype(a.dtype)

@@ -99,6 +99,15 @@ def _as_worker(info: WorkerInfo) -> Iterator[None]:
         _worker = outer
 
 
+def _worker_copy(dataset: Any) -> Any:
+    """A worker's own copy of the dataset, as a forked worker process has one: a deep copy, or, for a dataset
+    holding something that cannot be copied (a module, an open file), a shallow one (its own attributes)."""
+    try:
+        return copy.deepcopy(dataset)
+    except (TypeError, copy.Error):
+        return copy.copy(dataset)
+
+
 class _InfiniteConstantSampler(Sampler):
     """The sampler of a stream (an IterableDataset): no index to give, as often as asked."""
 
@@ -176,7 +185,7 @@ class DataLoader:
         workers = []
         for wid in range(self.num_workers):
             info = WorkerInfo(id=wid, num_workers=self.num_workers, seed=base_seed + wid,
-                              dataset=copy.deepcopy(self.dataset))
+                              dataset=_worker_copy(self.dataset))
             with _as_worker(info):
                 if self.worker_init_fn is not None:
                     self.worker_init_fn(wid)
