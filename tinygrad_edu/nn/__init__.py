@@ -3,9 +3,11 @@
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
 * ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
   ``sparse`` (Embedding): the layers
-* ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names
+* ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
+  compositions of tensor ops where PyTorch composes them too)
+* ``padding``: ``F.pad`` (constant, reflect, replicate, circular)
 * ``init``: weight initialisation
-* ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
+* ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
 
 from . import functional, init, parameter, utils
