@@ -14,11 +14,14 @@ nll_loss (NllLossBackward0)    -x[t]   (x: log-probabilities, t: the class)     
 cross_entropy                  nll_loss(log_softmax(x), t) = -x[t] + log sum e^x  softmax(x) - onehot(t)
 smooth_l1_loss (beta b)        0.5 d**2 / b if |d| < b, else |d| - 0.5 b          d / b, or sign(d) beyond b
 huber_loss (delta k)           0.5 d**2 if |d| < k, else k (|d| - 0.5 k)          d, or k sign(d) beyond k
+soft_margin_loss               log(1 + exp(-y x))   (y = ±1)                      -y sigmoid(-y x)
+multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C        per j: p h**(p-1) / C
 =============================  =================================================  ===========================
 
-(d = x - y.) l1_loss, kl_div, cosine_similarity, normalize and softmin are compositions of tensor ops, as in
-PyTorch; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and ``sparse``, next to
-their layers.
+(d = x - y.) l1_loss, kl_div, cosine_similarity, normalize, softmin, tanhshrink and the losses cosine_embedding,
+margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
+F.pad lives in ``padding``; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and
+``sparse``, next to their layers.
 """
 
 from __future__ import annotations
