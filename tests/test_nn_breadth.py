@@ -255,6 +255,28 @@ PAD = {
         err("RuntimeError", "narrow(): length must be non-negative.")),
 }
 
+PAD_LAYERS = {
+    "layers print as PyTorch's": (
+        lambda lib: [lib.nn.ZeroPad2d(1), lib.nn.ConstantPad1d((2, 0), 3.5), lib.nn.ReflectionPad1d((1, 2)),
+                     lib.nn.ReplicationPad3d(1), lib.nn.CircularPad2d((1, 0, 0, 1))],
+        ok("[ZeroPad2d((1, 1, 1, 1)), ConstantPad1d(padding=(2, 0), value=3.5), ReflectionPad1d((1, 2)), "
+           "ReplicationPad3d((1, 1, 1, 1, 1, 1)), CircularPad2d((1, 0, 0, 1))]")),
+    "ZeroPad2d": (
+        lambda lib: lib.nn.ZeroPad2d((1, 0, 1, 0))(lib.ones(1, 2, 2, requires_grad=True)),
+        ok("tensor([[[0., 0., 0.],\n         [0., 1., 1.],\n         [0., 1., 1.]]], "
+           "grad_fn=<ConstantPadNdBackward0>)")),
+    "ReflectionPad2d": (
+        lambda lib: lib.nn.ReflectionPad2d(1)(lib.arange(4.0).reshape(1, 2, 2)),
+        ok("tensor([[[3., 2., 3., 2.],\n         [1., 0., 1., 0.],\n         [3., 2., 3., 2.],\n"
+           "         [1., 0., 1., 0.]]])")),
+    "ReplicationPad1d": (
+        lambda lib: lib.nn.ReplicationPad1d((2, 1))(lib.arange(3.0).reshape(1, 3)),
+        ok("tensor([[0., 0., 0., 1., 2., 2.]])")),
+    "CircularPad1d of a 1-d input": (
+        lambda lib: lib.nn.CircularPad1d(1)(lib.ones(3)),
+        err("ValueError", "expected 2D or 3D input (got 1D input)")),
+}
+
 LOSSES = {
     "tanhshrink": (
         lambda lib: lib.nn.functional.tanhshrink(lib.tensor([-2.0, 0.5, 3.0], requires_grad=True)),
@@ -748,8 +770,8 @@ DATA = {
 }
 
 
-GROUPS = {"modules": MODULES, "containers": CONTAINERS, "pad": PAD, "losses": LOSSES, "vectors": VECTORS,
-          "optimizers": OPTIMIZERS, "schedulers": SCHEDULERS, "data": DATA}
+GROUPS = {"modules": MODULES, "containers": CONTAINERS, "pad": PAD, "pad layers": PAD_LAYERS, "losses": LOSSES,
+          "vectors": VECTORS, "optimizers": OPTIMIZERS, "schedulers": SCHEDULERS, "data": DATA}
 
 
 @pytest.mark.parametrize(("group", "name"), [(g, n) for g, cases in GROUPS.items() for n in cases])

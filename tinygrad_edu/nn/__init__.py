@@ -5,7 +5,7 @@
   ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
-* ``padding``: ``F.pad`` (constant, reflect, replicate, circular)
+* ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
@@ -67,6 +67,23 @@ from .normalization import (
     InstanceNorm3d,
     LayerNorm,
 )
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
+)
 from .parameter import Buffer, Parameter, UninitializedParameter
 from .sparse import Embedding
 
@@ -82,3 +99,6 @@ __all__ += ["Buffer", "Threshold"]
 __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
 __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "MultiMarginLoss", "PoissonNLLLoss",
             "SoftMarginLoss", "Tanhshrink", "TripletMarginLoss"]
+__all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+            "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

@@ -1,4 +1,5 @@
-"""``F.pad``: widen (or, with negative amounts, crop) the last dimensions of a tensor.
+"""``F.pad`` and the padding layers (``nn.ZeroPad2d``, ``nn.ReflectionPad2d``, ...): widen (or, with negative
+amounts, crop) the last dimensions of a tensor.
 
 ``pad`` lists (left, right) amounts starting from the *last* dimension: ``(1, 2)`` adds 1 column on the left and 2
 on the right; ``(1, 2, 3, 4)`` also adds 3 rows on top and 4 at the bottom. What goes into the new cells is the
@@ -21,6 +22,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ..core.function import Function
+from .module import Module
 
 _COMBINATIONS = ("Supported combinations for non-constant padding:\n"
                  "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
@@ -199,3 +201,83 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float 
                 raise RuntimeError("Padding value causes wrapping around more than once.")
         return _circular(input, _pairs(pad))
     return _PAD_FORWARD[mode][dims - 1].apply(input, pad, mode)
+
+
+# ------------------------------------------------------------------------------------------------ the layers
+def _expand(padding: int | Sequence[int], dims: int) -> tuple[int, ...]:
+    """One amount for every side (an int), or the amounts as given (left, right, top, bottom, ...)."""
+    return (padding,) * (2 * dims) if isinstance(padding, int) else tuple(padding)
+
+
+class _PadNd(Module):
+    """A padding layer: ``F.pad(input, self.padding, mode)``, with the amounts given once, at construction."""
+
+    mode = "constant"
+    dims = 1
+
+    def __init__(self, padding: int | Sequence[int]) -> None:
+        super().__init__()
+        self.padding = _expand(padding, self.dims)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return pad(input, self.padding, self.mode)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+class _ConstantPadNd(_PadNd):
+    def __init__(self, padding: int | Sequence[int], value: float) -> None:
+        super().__init__(padding)
+        self.value = value
+
+    def forward(self, input: Tensor) -> Tensor:
+        return pad(input, self.padding, "constant", self.value)
+
+    def extra_repr(self) -> str:
+        return f"padding={self.padding}, value={self.value}"
+
+
+class _CircularPadNd(_PadNd):
+    mode = "circular"
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (self.dims + 1, self.dims + 2):  # (a batch of) channels of signals
+            raise ValueError(f"expected {self.dims + 1}D or {self.dims + 2}D input (got {input.dim()}D input)")
+        return pad(input, self.padding, "circular")
+
+
+def _layer(name: str, base: type, dims: int, doc: str, mode: str = "constant") -> type:
+    return type(name, (base,), {"dims": dims, "mode": mode, "__doc__": doc, "__module__": __name__})
+
+
+ConstantPad1d = _layer("ConstantPad1d", _ConstantPadNd, 1, "Pad the last dimension with ``value``.")
+ConstantPad2d = _layer("ConstantPad2d", _ConstantPadNd, 2, "Pad the last 2 dimensions with ``value``.")
+ConstantPad3d = _layer("ConstantPad3d", _ConstantPadNd, 3, "Pad the last 3 dimensions with ``value``.")
+
+
+class _ZeroPadNd(_ConstantPadNd):
+    def __init__(self, padding: int | Sequence[int]) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
+ZeroPad1d = type("ZeroPad1d", (_ZeroPadNd, ConstantPad1d), {"__doc__": "Pad the last dimension with zeros."})
+ZeroPad2d = type("ZeroPad2d", (_ZeroPadNd, ConstantPad2d),
+                 {"__doc__": "Pad the last 2 dimensions with zeros (a border around an image)."})
+ZeroPad3d = type("ZeroPad3d", (_ZeroPadNd, ConstantPad3d), {"__doc__": "Pad the last 3 dimensions with zeros."})
+
+_MIRROR = "by mirroring the input at its edges (the edge not repeated)"
+ReflectionPad1d = _layer("ReflectionPad1d", _PadNd, 1, f"Pad the last dimension {_MIRROR}.", "reflect")
+ReflectionPad2d = _layer("ReflectionPad2d", _PadNd, 2, f"Pad the last 2 dimensions {_MIRROR}.", "reflect")
+ReflectionPad3d = _layer("ReflectionPad3d", _PadNd, 3, f"Pad the last 3 dimensions {_MIRROR}.", "reflect")
+_COPY = "by repeating the input's edge values"
+ReplicationPad1d = _layer("ReplicationPad1d", _PadNd, 1, f"Pad the last dimension {_COPY}.", "replicate")
+ReplicationPad2d = _layer("ReplicationPad2d", _PadNd, 2, f"Pad the last 2 dimensions {_COPY}.", "replicate")
+ReplicationPad3d = _layer("ReplicationPad3d", _PadNd, 3, f"Pad the last 3 dimensions {_COPY}.", "replicate")
+_WRAP = "by wrapping around (the other end's values)"
+CircularPad1d = _layer("CircularPad1d", _CircularPadNd, 1, f"Pad the last dimension {_WRAP}.", "circular")
+CircularPad2d = _layer("CircularPad2d", _CircularPadNd, 2, f"Pad the last 2 dimensions {_WRAP}.", "circular")
+CircularPad3d = _layer("CircularPad3d", _CircularPadNd, 3, f"Pad the last 3 dimensions {_WRAP}.", "circular")
