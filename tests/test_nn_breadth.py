@@ -29,6 +29,7 @@ def err(kind: str, message: str) -> Outcome:
 
 
 def _net(lib: ModuleType) -> Any:
+    """A small net with a nested container, parameters and BatchNorm's buffers, the same after each seed."""
     lib.manual_seed(0)
     net = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.Sequential(lib.nn.ReLU(), lib.nn.BatchNorm1d(3)))
     return net
@@ -99,7 +100,7 @@ CONTAINERS = {
         ok("Sequential(\n  (0): ReLU()\n  (1): Sigmoid()\n  (2): Tanh()\n)")),
     "Sequential.insert, negative index": (
         lambda lib: lib.nn.Sequential(lib.nn.ReLU(), lib.nn.Tanh()).insert(
-        -2, lib.nn.Sigmoid()),
+            -2, lib.nn.Sigmoid()),
         ok("Sequential(\n  (0): Sigmoid()\n  (1): ReLU()\n  (2): Tanh()\n)")),
     "Sequential.insert out of range": (
         lambda lib: lib.nn.Sequential(lib.nn.ReLU()).insert(3, lib.nn.Tanh()),
@@ -121,7 +122,7 @@ CONTAINERS = {
         ok("Sequential(\n  (0): ReLU()\n  (1): Tanh()\n  (2): ReLU()\n  (3): Tanh()\n)")),
     "ModuleList.insert": (
         lambda lib: (lambda m: (m.insert(1, lib.nn.Tanh()), m))(
-        lib.nn.ModuleList([lib.nn.ReLU(), lib.nn.ReLU6()])),
+            lib.nn.ModuleList([lib.nn.ReLU(), lib.nn.ReLU6()])),
         ok("(None, ModuleList(\n  (0): ReLU()\n  (1): Tanh()\n  (2): ReLU6()\n))")),
     "ModuleList +=": (
         lambda lib: (lambda m: m.__iadd__([lib.nn.Tanh()]))(lib.nn.ModuleList([lib.nn.ReLU()])),
@@ -137,7 +138,7 @@ CONTAINERS = {
         ok("(Tanh(), 1)")),
     "ModuleList prints runs once": (
         lambda lib: lib.nn.ModuleList(
-        [lib.nn.Linear(2, 2), lib.nn.Linear(2, 2), lib.nn.ReLU(), lib.nn.Linear(2, 2)]),
+            [lib.nn.Linear(2, 2), lib.nn.Linear(2, 2), lib.nn.ReLU(), lib.nn.Linear(2, 2)]),
         ok("ModuleList(\n"
            "  (0-1): 2 x Linear(in_features=2, out_features=2, bias=True)\n"
            "  (2): ReLU()\n"
@@ -147,11 +148,13 @@ CONTAINERS = {
 
 
 def _x(lib: ModuleType) -> Any:
+    """A (3, 4) batch of scores from the seeded generator: the same numbers in both libraries."""
     lib.manual_seed(0)
     return lib.randn(3, 4, requires_grad=True)
 
 
 def _grad(lib: ModuleType, loss_fn: Any) -> Any:
+    """d loss / d scores: the backward formula of each loss, checked number by number."""
     x = _x(lib)
     return lib.autograd.grad(loss_fn(lib, x), x)[0]
 
@@ -162,7 +165,7 @@ PAD = {
         ok("tensor([[[-1.,  0.,  1.,  2., -1., -1.],\n         [-1.,  3.,  4.,  5., -1., -1.]]])")),
     "constant crops with negative amounts": (
         lambda lib: lib.nn.functional.pad(
-        lib.arange(12.0).reshape(3, 4), (-1, 1, 1, -2)),
+            lib.arange(12.0).reshape(3, 4), (-1, 1, 1, -2)),
         ok("tensor([[0., 0., 0., 0.],\n        [1., 2., 3., 0.]])")),
     "constant of any rank": (
         lambda lib: lib.nn.functional.pad(lib.ones(2, 1, 1, 1, 1), (0, 1, 0, 0, 0, 0, 1, 0)).shape,
@@ -178,14 +181,14 @@ PAD = {
            "          [2., 1., 0., 1., 2., 1.]]]])")),
     "replicate 2d": (
         lambda lib: lib.nn.functional.pad(lib.arange(4.0).reshape(1, 2, 2), (1, 1, 2, 0),
-                                                     mode="replicate"),
+            mode="replicate"),
         ok("tensor([[[0., 0., 1., 1.],\n"
            "         [0., 0., 1., 1.],\n"
            "         [0., 0., 1., 1.],\n"
            "         [2., 2., 3., 3.]]])")),
     "replicate 3d": (
         lambda lib: lib.nn.functional.pad(lib.arange(2.0).reshape(1, 1, 2, 1, 1), (1, 0, 0, 1, 1, 1),
-                                                     mode="replicate").sum((0, 1)),
+            mode="replicate").sum((0, 1)),
         ok("tensor([[[0., 0.],\n"
            "         [0., 0.]],\n"
            "\n"
@@ -204,19 +207,19 @@ PAD = {
            "         [4., 5., 3., 4., 5., 3.]]])")),
     "nodes": (
         lambda lib: [lib.nn.functional.pad(lib.ones(1, 2, 2, requires_grad=True), (1, 1), mode=m).grad_fn.name()
-                          for m in ("constant", "reflect", "replicate", "circular")],
+            for m in ("constant", "reflect", "replicate", "circular")],
         ok("['ConstantPadNdBackward0', 'ReflectionPad1DBackward0', 'ReplicationPad1DBackward0', 'tinyg"
            "rad_edu::autograd::CopySlices']")),
     "gradients": (
         lambda lib: [lib.autograd.grad(
-        (lib.nn.functional.pad(x, (2, 1), mode=m) * lib.arange(1.0, 7.0)).sum(), x)[0]
-        for m in ("constant", "reflect", "replicate", "circular")
-        for x in [lib.arange(3.0).reshape(1, 3).requires_grad_()]],
+            (lib.nn.functional.pad(x, (2, 1), mode=m) * lib.arange(1.0, 7.0)).sum(), x)[0]
+            for m in ("constant", "reflect", "replicate", "circular")
+            for x in [lib.arange(3.0).reshape(1, 3).requires_grad_()]],
         ok("[tensor([[3., 4., 5.]]), tensor([[ 3., 12.,  6.]]), tensor([[ 6.,  4., 11.]]), tensor([[9., 5., 7.]])]")),
     "second derivative through reflect": (
         lambda lib: (lambda x: lib.autograd.grad(
-        lib.autograd.grad((lib.nn.functional.pad(x, (2, 2), mode="reflect") ** 3).sum(), x, create_graph=True)[0]
-        .sum(), x))(lib.tensor([[1.0, 2.0, 3.0]], requires_grad=True)),
+            lib.autograd.grad((lib.nn.functional.pad(x, (2, 2), mode="reflect") ** 3).sum(), x, create_graph=True)[0]
+            .sum(), x))(lib.tensor([[1.0, 2.0, 3.0]], requires_grad=True)),
         ok("(tensor([[12., 36., 36.]]),)")),
     "odd length": (
         lambda lib: lib.nn.functional.pad(lib.ones(2, 2), (1,)),
@@ -234,7 +237,7 @@ PAD = {
         err("NotImplementedError", "Unrecognised padding mode wrap")),
     "reflect wider than the input": (
         lambda lib: lib.nn.functional.pad(lib.ones(1, 1, 2, 3), (1, 1, 2, 0),
-                                                                      mode="reflect"),
+            mode="reflect"),
         err("RuntimeError", "Argument #6: Padding size should be less than the corresponding input dimension, but got: "
                              "padding (2, 0) at dimension 2 of input [1, 1, 2, 3]")),
     "reflect with a value": (
@@ -258,7 +261,7 @@ PAD = {
 PAD_LAYERS = {
     "layers print as PyTorch's": (
         lambda lib: [lib.nn.ZeroPad2d(1), lib.nn.ConstantPad1d((2, 0), 3.5), lib.nn.ReflectionPad1d((1, 2)),
-                     lib.nn.ReplicationPad3d(1), lib.nn.CircularPad2d((1, 0, 0, 1))],
+            lib.nn.ReplicationPad3d(1), lib.nn.CircularPad2d((1, 0, 0, 1))],
         ok("[ZeroPad2d((1, 1, 1, 1)), ConstantPad1d(padding=(2, 0), value=3.5), ReflectionPad1d((1, 2)), "
            "ReplicationPad3d((1, 1, 1, 1, 1, 1)), CircularPad2d((1, 0, 0, 1))]")),
     "ZeroPad2d": (
@@ -286,128 +289,128 @@ LOSSES = {
         ok("(Tanhshrink(), tensor([0.2384]))")),
     "cross_entropy, label_smoothing": (
         lambda lib: lib.nn.functional.cross_entropy(
-        _x(lib), lib.tensor([0, 2, 3]), label_smoothing=0.1),
+            _x(lib), lib.tensor([0, 2, 3]), label_smoothing=0.1),
         ok("tensor(0.8995, grad_fn=<AddBackward0>)")),
     "cross_entropy, label_smoothing, none": (
         lambda lib: lib.nn.functional.cross_entropy(
-        _x(lib), lib.tensor([0, 2, 3]), label_smoothing=0.2, reduction="none"),
+            _x(lib), lib.tensor([0, 2, 3]), label_smoothing=0.2, reduction="none"),
         ok("tensor([0.7723, 1.2196, 0.9978], grad_fn=<AddBackward0>)")),
     "cross_entropy, label_smoothing, weight and ignore_index": (
         lambda lib: lib.nn.functional.cross_entropy(
-        _x(lib), lib.tensor([0, -100, 3]), weight=lib.tensor([1.0, 2.0, 3.0, 4.0]), label_smoothing=0.3),
+            _x(lib), lib.tensor([0, -100, 3]), weight=lib.tensor([1.0, 2.0, 3.0, 4.0]), label_smoothing=0.3),
         ok("tensor(1.1043, grad_fn=<AddBackward0>)")),
     "cross_entropy, label_smoothing, probabilities": (
         lambda lib: lib.nn.functional.cross_entropy(
-        _x(lib), lib.tensor([[0.5, 0.5, 0.0, 0.0]] * 3), label_smoothing=0.2),
+            _x(lib), lib.tensor([[0.5, 0.5, 0.0, 0.0]] * 3), label_smoothing=0.2),
         ok("tensor(1.8780, grad_fn=<DivBackward1>)")),
     "cross_entropy, label_smoothing, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.CrossEntropyLoss(
-        label_smoothing=0.25)(x, lib.tensor([1, 1, 0]))),
+            label_smoothing=0.25)(x, lib.tensor([1, 1, 0]))),
         ok("tensor([[ 0.1926, -0.2368, -0.0157,  0.0599],\n"
            "        [ 0.0048, -0.2521,  0.0927,  0.1546],\n"
            "        [-0.2149,  0.0558,  0.0423,  0.1168]])")),
     "cross_entropy, label_smoothing above 1": (
         lambda lib: lib.nn.functional.cross_entropy(
-        _x(lib), lib.tensor([0, 2, 3]), label_smoothing=1.5),
+            _x(lib), lib.tensor([0, 2, 3]), label_smoothing=1.5),
         err("RuntimeError", "label_smoothing must be between 0.0 and 1.0. Got: 1.5")),
     "cosine_embedding_loss": (
         lambda lib: lib.nn.functional.cosine_embedding_loss(
-        _x(lib), _x(lib).detach().flip(0), lib.tensor([1, -1, -1]), margin=-0.5, reduction="none"),
+            _x(lib), _x(lib).detach().flip(0), lib.tensor([1, -1, -1]), margin=-0.5, reduction="none"),
         ok("tensor([0.8543, 1.5000, 0.6457], grad_fn=<AddBackward0>)")),
     "CosineEmbeddingLoss, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.CosineEmbeddingLoss(0.1)(
-        x, x.detach().roll(1, 1), lib.tensor([1, -1, 1]))),
+            x, x.detach().roll(1, 1), lib.tensor([1, -1, 1]))),
         ok("tensor([[-0.0267, -0.0679,  0.0152,  0.0959],\n"
            "        [ 0.0000,  0.0000, -0.0000,  0.0000],\n"
            "        [-0.1178,  0.1900,  0.0751,  0.2015]])")),
     "cosine_embedding_loss, 2-d target": (
         lambda lib: lib.nn.functional.cosine_embedding_loss(
-        lib.ones(2, 2), lib.ones(2, 2), lib.ones(2, 2)),
+            lib.ones(2, 2), lib.ones(2, 2), lib.ones(2, 2)),
         err("RuntimeError", "0D or 1D target tensor expected, multi-target not supported")),
     "margin_ranking_loss": (
         lambda lib: lib.nn.functional.margin_ranking_loss(
-        lib.tensor([1.0, 2.0, 3.0], requires_grad=True), lib.tensor([2.0, 2.0, 2.0]), lib.tensor([1.0, -1.0, 1.0]),
-        margin=0.5, reduction="none"),
+            lib.tensor([1.0, 2.0, 3.0], requires_grad=True), lib.tensor([2.0, 2.0, 2.0]), lib.tensor([1.0, -1.0, 1.0]),
+            margin=0.5, reduction="none"),
         ok("tensor([1.5000, 0.5000, 0.0000], grad_fn=<ClampMinBackward0>)")),
     "MarginRankingLoss": (
         lambda lib: lib.nn.MarginRankingLoss(margin=0.5)(
-        lib.tensor([1.0, 2.0, 3.0], requires_grad=True), lib.tensor([2.0, 2.0, 2.0]), lib.tensor([1.0, -1.0, 1.0])),
+            lib.tensor([1.0, 2.0, 3.0], requires_grad=True), lib.tensor([2.0, 2.0, 2.0]), lib.tensor([1.0, -1.0, 1.0])),
         ok("tensor(0.6667, grad_fn=<MeanBackward0>)")),
     "margin_ranking_loss, dimensions": (
         lambda lib: lib.nn.functional.margin_ranking_loss(
-        lib.ones(2, 1), lib.ones(2, 1), lib.ones(2)),
+            lib.ones(2, 1), lib.ones(2, 1), lib.ones(2)),
         err("RuntimeError", "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                             "input1: tinygrad_edu.Size([2, 1]), input2: tinygrad_edu.Size([2, 1]), "
                             "target: tinygrad_edu.Size([2]) ")),
     "triplet_margin_loss": (
         lambda lib: lib.nn.functional.triplet_margin_loss(
-        _x(lib), lib.zeros(3, 4), lib.ones(3, 4), reduction="none"),
+            _x(lib), lib.zeros(3, 4), lib.ones(3, 4), reduction="none"),
         ok("tensor([0.2433, 0.0000, 0.0000], grad_fn=<ClampMinBackward0>)")),
     "TripletMarginLoss, swap and p=1, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.TripletMarginLoss(
-        margin=2.0, p=1, swap=True)(x, lib.zeros(3, 4), lib.ones(3, 4) * 0.5)),
+            margin=2.0, p=1, swap=True)(x, lib.zeros(3, 4), lib.ones(3, 4) * 0.5)),
         ok("tensor([[ 0.3333, -0.3333, -0.3333,  0.3333],\n"
            "        [-0.3333, -0.3333,  0.3333,  0.3333],\n"
            "        [-0.3333, -0.3333, -0.3333,  0.3333]])")),
     "triplet_margin_loss, margin 0": (
         lambda lib: lib.nn.functional.triplet_margin_loss(
-        lib.ones(1, 2), lib.ones(1, 2), lib.ones(1, 2), margin=0),
+            lib.ones(1, 2), lib.ones(1, 2), lib.ones(1, 2), margin=0),
         err("ValueError", "margin must be greater than 0, got 0")),
     "poisson_nll_loss": (
         lambda lib: lib.nn.functional.poisson_nll_loss(_x(lib), lib.tensor([[0.0, 1, 2, 3]] * 3)),
         ok("tensor(1.3889, grad_fn=<MeanBackward0>)")),
     "PoissonNLLLoss, full, rates": (
         lambda lib: lib.nn.PoissonNLLLoss(log_input=False, full=True, reduction="none")(
-        lib.tensor([0.5, 2.0, 4.0], requires_grad=True), lib.tensor([0.0, 2.0, 5.0])),
+            lib.tensor([0.5, 2.0, 4.0], requires_grad=True), lib.tensor([0.0, 2.0, 5.0])),
         ok("tensor([0.5000, 1.2655, 1.8394], grad_fn=<AddBackward0>)")),
     "poisson_nll_loss, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.functional.poisson_nll_loss(
-        x, lib.tensor([[0.0, 1, 2, 3]] * 3), reduction="sum")),
+            x, lib.tensor([[0.0, 1, 2, 3]] * 3), reduction="sum")),
         ok("tensor([[ 4.6692, -0.2543, -1.8868, -1.2345],\n"
            "        [ 0.3381, -0.7531, -0.5032, -0.6882],\n"
            "        [ 0.4871, -0.3319, -1.4493, -1.8003]])")),
     "gaussian_nll_loss": (
         lambda lib: lib.nn.functional.gaussian_nll_loss(
-        _x(lib), lib.zeros(3, 4), lib.tensor([[0.5, 1, 2, 4]] * 3)),
+            _x(lib), lib.zeros(3, 4), lib.tensor([[0.5, 1, 2, 4]] * 3)),
         ok("tensor(0.7249, grad_fn=<MeanBackward0>)")),
     "GaussianNLLLoss, one variance per row, full": (
         lambda lib: lib.nn.GaussianNLLLoss(full=True, reduction="sum")(
-        _x(lib), lib.zeros(3, 4), lib.tensor([1.0, 2.0, 3.0])),
+            _x(lib), lib.zeros(3, 4), lib.tensor([1.0, 2.0, 3.0])),
         ok("tensor(19.5538, grad_fn=<SumBackward0>)")),
     "gaussian_nll_loss, gradient of the variance": (
         lambda lib: (lambda v: lib.autograd.grad(
-        lib.nn.functional.gaussian_nll_loss(lib.tensor([1.0, 2.0]), lib.tensor([0.0, 0.0]), v), v)[0])(
-        lib.tensor([0.5, 0.0], requires_grad=True)),
+            lib.nn.functional.gaussian_nll_loss(lib.tensor([1.0, 2.0]), lib.tensor([0.0, 0.0]), v), v)[0])(
+            lib.tensor([0.5, 0.0], requires_grad=True)),
         ok("tensor([-5.0000e-01, -1.0000e+12])")),
     "gaussian_nll_loss, a float variance": (
         lambda lib: lib.nn.functional.gaussian_nll_loss(
-        lib.tensor([1.0, 2.0]), lib.tensor([0.0, 0.0]), 2.0),
+            lib.tensor([1.0, 2.0]), lib.tensor([0.0, 0.0]), 2.0),
         ok("tensor(0.9716)")),
     "gaussian_nll_loss, variance of the wrong size": (
         lambda lib: lib.nn.functional.gaussian_nll_loss(
-        lib.ones(2, 3), lib.ones(2, 3), lib.ones(2, 2)),
+            lib.ones(2, 3), lib.ones(2, 3), lib.ones(2, 2)),
         err("ValueError", "var is of incorrect size")),
     "gaussian_nll_loss, negative variance": (
         lambda lib: lib.nn.functional.gaussian_nll_loss(
-        lib.ones(2), lib.ones(2), lib.tensor([1.0, -1.0])),
+            lib.ones(2), lib.ones(2), lib.tensor([1.0, -1.0])),
         err("ValueError", "var has negative entry/entries")),
     "multi_margin_loss": (
         lambda lib: lib.nn.functional.multi_margin_loss(_x(lib), lib.tensor([0, 2, 3]),
-                                                                         reduction="none"),
+            reduction="none"),
         ok("tensor([0.0069, 0.3587, 0.1837], grad_fn=<MultiMarginLossBackward0>)")),
     "MultiMarginLoss, p=2, weight": (
         lambda lib: lib.nn.MultiMarginLoss(p=2, margin=0.5, weight=lib.tensor(
-        [1.0, 2.0, 3.0, 4.0]))(_x(lib), lib.tensor([0, 2, 3])),
+            [1.0, 2.0, 3.0, 4.0]))(_x(lib), lib.tensor([0, 2, 3])),
         ok("tensor(0.2184, grad_fn=<MultiMarginLossBackward0>)")),
     "multi_margin_loss, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.functional.multi_margin_loss(
-        x, lib.tensor([1, 0, 3]), p=2)),
+            x, lib.tensor([1, 0, 3]), p=2)),
         ok("tensor([[ 0.4724, -0.7827,  0.0000,  0.3103],\n"
            "        [-1.0161,  0.1143,  0.4146,  0.4871],\n"
            "        [ 0.0165,  0.0691,  0.0369, -0.1224]])")),
     "multi_margin_loss, one sample": (
         lambda lib: lib.nn.functional.multi_margin_loss(
-        lib.tensor([0.1, 0.2, 0.4, 0.8]), lib.tensor(3)),
+            lib.tensor([0.1, 0.2, 0.4, 0.8]), lib.tensor(3)),
         ok("tensor(0.3250)")),
     "multi_margin_loss, p=3": (
         lambda lib: lib.nn.functional.multi_margin_loss(_x(lib), lib.tensor([0, 1, 2]), p=3),
@@ -418,23 +421,23 @@ LOSSES = {
                              "les (batch size). Expected target size [3], but got [2]. Input has shape [3, 4].")),
     "multi_margin_loss, class out of range": (
         lambda lib: lib.nn.functional.multi_margin_loss(
-        _x(lib), lib.tensor([0, 1, 4])),
+            _x(lib), lib.tensor([0, 1, 4])),
         err("RuntimeError", "target out of range")),
     "soft_margin_loss": (
         lambda lib: lib.nn.functional.soft_margin_loss(
-        lib.tensor([-1.0, 0.0, 2.0], requires_grad=True), lib.tensor([1.0, -1.0, 1.0]), reduction="none"),
+            lib.tensor([-1.0, 0.0, 2.0], requires_grad=True), lib.tensor([1.0, -1.0, 1.0]), reduction="none"),
         ok("tensor([1.3133, 0.6931, 0.1269], grad_fn=<SoftMarginLossBackward0>)")),
     "SoftMarginLoss, gradient": (
         lambda lib: _grad(lib, lambda lib, x: lib.nn.SoftMarginLoss()(
-        x, lib.tensor([[1.0, -1.0, 1.0, -1.0]] * 3))),
+            x, lib.tensor([[1.0, -1.0, 1.0, -1.0]] * 3))),
         ok("tensor([[-0.0147,  0.0356, -0.0749,  0.0532],\n"
            "        [-0.0623,  0.0165, -0.0334,  0.0582],\n"
            "        [-0.0560,  0.0334, -0.0537,  0.0454]])")),
     "loss modules print as PyTorch's": (
         lambda lib: [lib.nn.CosineEmbeddingLoss(), lib.nn.MarginRankingLoss(),
-                                                    lib.nn.TripletMarginLoss(), lib.nn.PoissonNLLLoss(),
-                                                    lib.nn.GaussianNLLLoss(), lib.nn.MultiMarginLoss(),
-                                                    lib.nn.SoftMarginLoss()],
+            lib.nn.TripletMarginLoss(), lib.nn.PoissonNLLLoss(),
+            lib.nn.GaussianNLLLoss(), lib.nn.MultiMarginLoss(),
+            lib.nn.SoftMarginLoss()],
         ok("[CosineEmbeddingLoss(), MarginRankingLoss(), TripletMarginLoss(), PoissonNLLLoss(), Gaussi"
            "anNLLLoss(), MultiMarginLoss(), SoftMarginLoss()]")),
     "a bad reduction": (
@@ -442,7 +445,7 @@ LOSSES = {
         err("ValueError", "avg is not a valid value for reduction")),
     "legacy flags": (
         lambda lib: lib.nn.functional.margin_ranking_loss(lib.ones(2), lib.zeros(2), -lib.ones(2),
-                                                                      size_average=False),
+            size_average=False),
         (None, "tensor(2.)", ["UserWarning: size_average and reduce args will be deprecated, please use "
                               "reduction='sum' instead."])),
 }
@@ -454,7 +457,7 @@ VECTORS = {
            "        -0.0628], grad_fn=<CatBackward0>)")),
     "vector_to_parameters": (
         lambda lib: (lambda net: (lib.nn.utils.vector_to_parameters(
-        lib.arange(9.0), net[0].parameters()), net[0].weight, net[0].bias))(_net(lib)),
+            lib.arange(9.0), net[0].parameters()), net[0].weight, net[0].bias))(_net(lib)),
         ok("(None, Parameter containing:\n"
            "tensor([[0., 1.],\n"
            "        [2., 3.],\n"
@@ -500,7 +503,7 @@ OPTIMIZERS = {
            "        [-0.0521, -0.0300,  0.4182]]), ['exp_avg', 'exp_avg_sq', 'mu_product', 'step'])")),
     "NAdam, decoupled weight decay, maximize": (
         lambda lib: _train(lib, "NAdam", lr=0.1, weight_decay=0.5,
-                                                                 decoupled_weight_decay=True, maximize=True),
+            decoupled_weight_decay=True, maximize=True),
         ok("(tensor([[-0.4131,  0.6445,  0.0893],\n"
            "        [-0.7324,  0.2863, -0.2348]]), ['exp_avg', 'exp_avg_sq', 'mu_product', 'step'])")),
     "RAdam, momentum steps first": (
@@ -513,7 +516,7 @@ OPTIMIZERS = {
            "        [-0.2595, -0.2138,  0.2800]]), ['exp_avg', 'exp_avg_sq', 'step'])")),
     "RAdam, decoupled weight decay": (
         lambda lib: _train(lib, "RAdam", steps=8, lr=0.1, betas=(0.5, 0.6),
-                                                        weight_decay=0.1, decoupled_weight_decay=True),
+            weight_decay=0.1, decoupled_weight_decay=True),
         ok("(tensor([[ 0.3382,  0.0085, -0.4363],\n"
            "        [-0.1980, -0.2102,  0.3338]]), ['exp_avg', 'exp_avg_sq', 'step'])")),
     "Adadelta": (
@@ -534,7 +537,7 @@ OPTIMIZERS = {
            "        [-0.8525,  0.1858, -0.3505]]), ['exp_avg', 'exp_inf', 'step'])")),
     "reprs": (
         lambda lib: [getattr(lib.optim, name)([lib.nn.Parameter(lib.ones(1))])
-                          for name in ("NAdam", "RAdam", "Adadelta", "Adamax")],
+            for name in ("NAdam", "RAdam", "Adadelta", "Adamax")],
         ok("[NAdam (\n"
            "Parameter Group 0\n"
            "    betas: (0.9, 0.999)\n"
@@ -599,6 +602,7 @@ OPTIMIZERS = {
 
 
 def _lrs(lib: ModuleType, make: Any, steps: int) -> list:
+    """The lr before the first step and after each of ``steps`` epochs of the scheduler ``make`` builds."""
     opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
     scheduler = make(lib, opt)
     lrs = [round(opt.param_groups[0]["lr"], 6)]
@@ -609,38 +613,53 @@ def _lrs(lib: ModuleType, make: Any, steps: int) -> list:
     return lrs
 
 
+
+def _warm_restarts_at(lib: ModuleType, epochs: list[float]) -> list:
+    """step(epoch) with fractional and earlier epochs: the lr, the place in the cycle and the cycle's length."""
+    opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+    scheduler = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=3)
+    seen = []
+    for epoch in epochs:
+        scheduler.step(epoch)
+        seen.append((round(scheduler.get_last_lr()[0], 6), scheduler.T_cur, scheduler.T_i))
+    return seen
+
+
+def _chained_state(lib: ModuleType) -> tuple:
+    """A chain's last lr and its state_dict: its own attributes, and each inner scheduler's state."""
+    opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)
+    chained = lib.optim.lr_scheduler.ChainedScheduler([lib.optim.lr_scheduler.StepLR(opt, 1, 0.5)])
+    state = chained.state_dict()
+    return chained.get_last_lr(), sorted(state), len(state["_schedulers"])
+
+
 SCHEDULERS = {
     "CosineAnnealingWarmRestarts": (
         lambda lib: _lrs(lib, lambda lib, opt: lib.optim.lr_scheduler.
-                                                    CosineAnnealingWarmRestarts(opt, T_0=3, eta_min=0.1), 8),
+            CosineAnnealingWarmRestarts(opt, T_0=3, eta_min=0.1), 8),
         ok("[1.0, 0.775, 0.325, 1.0, 0.775, 0.325, 1.0, 0.775, 0.325]")),
     "CosineAnnealingWarmRestarts, T_mult": (
         lambda lib: _lrs(lib, lambda lib, opt: lib.optim.lr_scheduler.
-                                                            CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2), 9),
+            CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=2), 9),
         ok("[1.0, 0.5, 1.0, 0.853553, 0.5, 0.146447, 1.0, 0.96194, 0.853553, 0.691342]")),
     "CosineAnnealingWarmRestarts, fractional epochs": (
-        lambda lib: (lambda opt: (lambda s: [
-        (s.step(e), round(s.get_last_lr()[0], 6), s.T_cur, s.T_i)[1:] for e in (0.5, 2.25, 7.0, 1)])(
-        lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=2, T_mult=3)))(
-        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)),
+        lambda lib: _warm_restarts_at(lib, [0.5, 2.25, 7.0, 1]),
         ok("[(0.853553, 0.5, 2), (0.995722, 0.25, 6), (0.066987, 5.0, 6), (0.5, 1, 2)]")),
     "CosineAnnealingWarmRestarts, bad T_0": (
         lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(
-        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0), T_0=0),
+            lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0), T_0=0),
         err("ValueError", "Expected positive integer T_0, but got 0")),
     "CosineAnnealingWarmRestarts, negative epoch": (
         lambda lib: lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(
-        lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0), T_0=2).step(-1),
+            lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0), T_0=2).step(-1),
         err("ValueError", "Expected non-negative epoch, but got -1")),
     "ChainedScheduler": (
         lambda lib: _lrs(lib, lambda lib, opt: lib.optim.lr_scheduler.ChainedScheduler([
-        lib.optim.lr_scheduler.ConstantLR(opt, factor=0.1, total_iters=2),
-        lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)]), 4),
+            lib.optim.lr_scheduler.ConstantLR(opt, factor=0.1, total_iters=2),
+            lib.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)]), 4),
         ok("[0.1, 0.09, 0.81, 0.729, 0.6561]")),
     "ChainedScheduler's last lr and state": (
-        lambda lib: (lambda opt: (lambda c: (c.get_last_lr(), sorted(
-        c.state_dict()), len(c.state_dict()["_schedulers"])))(lib.optim.lr_scheduler.ChainedScheduler(
-            [lib.optim.lr_scheduler.StepLR(opt, 1, 0.5)])))(lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=1.0)),
+        lambda lib: _chained_state(lib),
         ok("([1.0], ['_last_lr', '_schedulers'], 1)")),
     "ChainedScheduler of nothing": (
         lambda lib: lib.optim.lr_scheduler.ChainedScheduler([]),
@@ -649,6 +668,8 @@ SCHEDULERS = {
 
 
 class _Squares:
+    """A map-style dataset of three examples, 0, 1, 4."""
+
     def __getitem__(self, i: int) -> int:
         return i * i
 
@@ -657,6 +678,7 @@ class _Squares:
 
 
 def _squares(lib: ModuleType) -> Any:
+    """``_Squares`` as a subclass of the library's own Dataset (for ``+``)."""
     return type("Squares", (_Squares, lib.utils.data.Dataset), {})()
 
 
@@ -676,17 +698,18 @@ class _Range:
 
 
 def _stream(lib: ModuleType, start: int, end: int, split: bool = True) -> Any:
+    """``_Range`` as an IterableDataset of the library."""
     return type("Stream", (_Range, lib.utils.data.IterableDataset), {})(start, end, lib, split)
 
 
 DATA = {
     "ConcatDataset": (
         lambda lib: (lambda d: (len(d), d.cumulative_sizes, [d[i] for i in range(-5, 5)]))(
-        lib.utils.data.ConcatDataset([_squares(lib), [10, 20]])),
+            lib.utils.data.ConcatDataset([_squares(lib), [10, 20]])),
         ok("(5, [3, 5], [0, 1, 4, 10, 20, 0, 1, 4, 10, 20])")),
     "Dataset + Dataset": (
         lambda lib: (lambda d: (type(d).__name__, list(lib.utils.data.DataLoader(d, batch_size=4))))(
-        _squares(lib) + _squares(lib)),
+            _squares(lib) + _squares(lib)),
         ok("('ConcatDataset', [tensor([0, 1, 4, 0]), tensor([1, 4])])")),
     "ConcatDataset, index past the start": (
         lambda lib: (_squares(lib) + _squares(lib))[-7],
@@ -702,18 +725,18 @@ DATA = {
         ok("[tensor([0, 1, 2]), tensor([3, 4, 5]), tensor([6])]")),
     "IterableDataset, drop_last": (
         lambda lib: list(lib.utils.data.DataLoader(_stream(lib, 0, 7), batch_size=3,
-                                                                             drop_last=True)),
+            drop_last=True)),
         ok("[tensor([0, 1, 2]), tensor([3, 4, 5])]")),
     "IterableDataset, no batching": (
         lambda lib: list(lib.utils.data.DataLoader(_stream(lib, 0, 3), batch_size=None)),
         ok("[0, 1, 2]")),
     "IterableDataset, workers split the stream": (
         lambda lib: list(lib.utils.data.DataLoader(_stream(lib, 3, 7),
-                                                                                            num_workers=2)),
+            num_workers=2)),
         ok("[tensor([3]), tensor([5]), tensor([4]), tensor([6])]")),
     "IterableDataset, workers repeat the stream": (
         lambda lib: list(lib.utils.data.DataLoader(
-        _stream(lib, 0, 5, split=False), batch_size=2, num_workers=2)),
+            _stream(lib, 0, 5, split=False), batch_size=2, num_workers=2)),
         ok("[tensor([0, 1]), tensor([0, 1]), tensor([2, 3]), tensor([2, 3]), tensor([4]), tensor([4])]")),
     "IterableDataset + IterableDataset": (
         lambda lib: list(_stream(lib, 0, 2) + _stream(lib, 5, 7)),
@@ -727,27 +750,27 @@ DATA = {
         err("TypeError", "object of type 'Stream' has no len()")),
     "SubsetRandomSampler": (
         lambda lib: (lib.manual_seed(0), list(lib.utils.data.SubsetRandomSampler([10, 20, 30, 40])),
-                                        list(lib.utils.data.SubsetRandomSampler(range(5))), lib.rand(1))[1:],
+            list(lib.utils.data.SubsetRandomSampler(range(5))), lib.rand(1))[1:],
         ok("([10, 20, 40, 30], [0, 4, 2, 1, 3], tensor([0.8964]))")),
     "WeightedRandomSampler": (
         lambda lib: (lib.manual_seed(0), list(lib.utils.data.WeightedRandomSampler(
-        [0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 8)), lib.rand(1))[1:],
+            [0.1, 0.9, 0.4, 0.7, 3.0, 0.6], 8)), lib.rand(1))[1:],
         ok("([5, 4, 4, 5, 4, 4, 2, 3], tensor([0.6977]))")),
     "WeightedRandomSampler, no replacement": (
         lambda lib: (lib.manual_seed(0), list(lib.utils.data.
-                                                          WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5,
-                                                                                replacement=False)))[1],
+            WeightedRandomSampler([0.9, 0.4, 0.05, 0.2, 0.3, 0.1], 5,
+            replacement=False)))[1],
         ok("[1, 4, 0, 2, 3]")),
     "WeightedRandomSampler in a DataLoader": (
         lambda lib: (lib.manual_seed(1), list(lib.utils.data.DataLoader(
-        lib.arange(6.0), batch_size=4, sampler=lib.utils.data.WeightedRandomSampler([1.0] * 3 + [9.0] * 3, 8))))[1],
+            lib.arange(6.0), batch_size=4, sampler=lib.utils.data.WeightedRandomSampler([1.0] * 3 + [9.0] * 3, 8))))[1],
         ok("[tensor([3., 3., 3., 4.]), tensor([3., 4., 5., 4.])]")),
     "WeightedRandomSampler, weights": (
         lambda lib: lib.utils.data.WeightedRandomSampler([1, 2], 3).weights,
         ok("tensor([1., 2.], dtype=tinygrad_edu.float64)")),
     "WeightedRandomSampler, too many without replacement": (
         lambda lib: list(lib.utils.data.WeightedRandomSampler(
-        [1.0, 2.0], 3, replacement=False)),
+            [1.0, 2.0], 3, replacement=False)),
         err("RuntimeError", "cannot sample n_sample > prob_dist.size(-1) samples without replacement")),
     "WeightedRandomSampler, negative weight": (
         lambda lib: list(lib.utils.data.WeightedRandomSampler([1.0, -2.0], 3)),
@@ -760,12 +783,12 @@ DATA = {
         err("ValueError", "num_samples should be a positive integer value, but got num_samples=0")),
     "dataloader submodule": (
         lambda lib: __import__(f"{lib.__name__}.utils.data.dataloader",
-                                                   fromlist=["default_collate"]).default_collate([(1, 2.0), (3, 4.0)]),
+            fromlist=["default_collate"]).default_collate([(1, 2.0), (3, 4.0)]),
         ok("[tensor([1, 3]), tensor([2., 4.], dtype=tinygrad_edu.float64)]")),
     "dataset and sampler submodules": (
         lambda lib: [
-        __import__(f"{lib.__name__}.utils.data.dataset", fromlist=["x"]).ConcatDataset.__name__,
-        __import__(f"{lib.__name__}.utils.data.sampler", fromlist=["x"]).WeightedRandomSampler.__name__],
+            __import__(f"{lib.__name__}.utils.data.dataset", fromlist=["x"]).ConcatDataset.__name__,
+            __import__(f"{lib.__name__}.utils.data.sampler", fromlist=["x"]).WeightedRandomSampler.__name__],
         ok("['ConcatDataset', 'WeightedRandomSampler']")),
 }
 
