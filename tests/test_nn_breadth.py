@@ -159,6 +159,13 @@ def _grad(lib: ModuleType, loss_fn: Any) -> Any:
     return lib.autograd.grad(loss_fn(lib, x), x)[0]
 
 
+
+def _second_derivative(lib: ModuleType, loss_fn: Any) -> tuple:
+    """The gradient's node with create_graph=True, and the gradient of its squared length (a second derivative)."""
+    x = _x(lib)
+    g = lib.autograd.grad(loss_fn(lib, x), x, create_graph=True)[0]
+    return g.grad_fn.name(), lib.autograd.grad((g * g).sum(), x)[0]
+
 PAD = {
     "constant": (
         lambda lib: lib.nn.functional.pad(lib.arange(6.0).reshape(1, 2, 3), (1, 2), value=-1.0),
@@ -433,6 +440,15 @@ LOSSES = {
         ok("tensor([[-0.0147,  0.0356, -0.0749,  0.0532],\n"
            "        [-0.0623,  0.0165, -0.0334,  0.0582],\n"
            "        [-0.0560,  0.0334, -0.0537,  0.0454]])")),
+    "soft_margin_loss, second derivative": (
+        lambda lib: _second_derivative(lib, lambda lib, x: lib.nn.functional.soft_margin_loss(
+            x, lib.tensor([[1.0, -1.0, 1.0, -1.0]] * 3))),
+        ok("('SoftMarginLossBackwardBackward0', tensor([[-0.0004,  0.0015, -0.0011,  0.0020],\n"
+           "        [-0.0020,  0.0004, -0.0013,  0.0020],\n        [-0.0021,  0.0013, -0.0021,  0.0019]]))")),
+    "multi_margin_loss, no second derivative": (
+        lambda lib: _second_derivative(lib, lambda lib, x: lib.nn.functional.multi_margin_loss(
+            x, lib.tensor([0, 2, 3]))),
+        err("RuntimeError", "derivative for aten::multi_margin_loss_backward is not implemented")),
     "loss modules print as PyTorch's": (
         lambda lib: [lib.nn.CosineEmbeddingLoss(), lib.nn.MarginRankingLoss(),
             lib.nn.TripletMarginLoss(), lib.nn.PoissonNLLLoss(),

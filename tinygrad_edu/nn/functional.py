@@ -1816,8 +1816,39 @@ class SoftMarginLoss(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, y = ctx.saved_tensors
-        dx = -y * (-y * x).sigmoid() * g
-        return (DivScalar.apply(dx, x._array.size) if ctx.reduction == "mean" else dx), None, None
+        return SoftMarginLossGrad.apply(g, x, y, ctx.reduction), None, None
+
+
+class SoftMarginLossGrad(Function):
+    """The gradient of :class:`SoftMarginLoss`, ``dx = -y s g`` with s = sigmoid(-y x) (/ n for the mean), as a
+    node of its own (PyTorch's name), so that ``create_graph`` differentiates it again::
+
+        d(dx)/dx = y**2 s (1 - s) g        d(dx)/dg = -y s
+    """
+
+    node_name = "SoftMarginLossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, y: Tensor, reduction: str) -> np.ndarray:
+        ctx.save_for_backward(g, x, y)
+        _set_reduction(ctx, reduction)
+        a, b = promoted(x, y)
+        s = 1 / (1 + np.exp(a * b))  # sigmoid(-y x)
+        dx = (-b * s * g._array).astype(a.dtype)
+        return (dx / np.asarray(a.size, dtype=a.dtype)) if reduction == "mean" else dx
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x, y = ctx.saved_tensors
+        s = (-y * x).sigmoid()
+        if ctx.reduction == "mean":
+            gg = DivScalar.apply(gg, x._array.size)
+        d_g = -y * s * gg
+        d_x = gg * g * y * y * s * (1 - s)
+        if ctx.reduction != "none":  # a single number came in: its gradient is the sum over the elements
+            d_g = d_g.sum()
+        return (d_g if ctx.needs_input_grad[0] else None), (d_x if ctx.needs_input_grad[1] else None), None, None
 
 
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
@@ -1865,20 +1896,37 @@ class MultiMarginLoss(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         x, target, weight = ctx.saved_tensors
+        dx = MultiMarginLossGrad.apply(g, x, target, weight, ctx._saved_p, ctx._saved_margin, ctx.reduction)
+        return dx, None, None, None, None, None
+
+
+class MultiMarginLossGrad(Function):
+    """The gradient of :class:`MultiMarginLoss`, computed on arrays. With ``create_graph=True`` it is a node that
+    cannot be differentiated again, as in PyTorch (whose node is called NotImplemented)."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, target: Tensor, weight: Tensor | None, p: int, margin: float,
+                reduction: str) -> np.ndarray:
         a = x._array.reshape(-1, x._array.shape[-1]) if x._array.ndim else x._array.reshape(1, 1)
         t = target._array.reshape(-1)
         rows = np.arange(a.shape[0])
-        h = np.asarray(ctx._saved_margin, dtype=a.dtype) - a[rows, t][:, None] + a
+        h = np.asarray(margin, dtype=a.dtype) - a[rows, t][:, None] + a
         h[rows, t] = 0
-        slope = np.where(h > 0, 1 if ctx._saved_p == 1 else 2 * h, 0).astype(a.dtype)
+        slope = np.where(h > 0, 1 if p == 1 else 2 * h, 0).astype(a.dtype)
         if weight is not None:
             slope = slope * weight._array[t][:, None]
         gg = np.broadcast_to(g._array.reshape(-1, 1), (a.shape[0], 1)).astype(a.dtype)
-        if ctx.reduction == "mean":
+        if reduction == "mean":
             gg = gg / a.shape[0]
         dx = (slope * gg / a.shape[1]).astype(a.dtype)
         dx[rows, t] -= dx.sum(axis=1)
-        return _wrap(dx.reshape(x._array.shape)), None, None, None, None, None
+        return dx.reshape(x._array.shape)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::multi_margin_loss_backward is not implemented")
 
 
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
