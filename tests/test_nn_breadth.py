@@ -1,6 +1,6 @@
 """nn, optim and data breadth that PyTorch's docs and tutorials reach for: finding modules by dotted name, growing
 containers, F.pad, the margin and likelihood losses, label smoothing, parameters as one vector, NAdam/RAdam/Adadelta/
-Adamax, warm restarts and chained schedulers, concatenated and streamed datasets, and the weighted sampler.
+Adamax and L-BFGS, warm restarts and chained schedulers, concatenated and streamed datasets, and the weighted sampler.
 
 Each case is run with tinygrad_edu and, when torch is installed, with torch (``_oracle.as_pytorch``); the expected
 outcome is spelled out next to it, so each test means something without torch.
@@ -508,6 +508,25 @@ def _nadam_state(lib: ModuleType) -> Any:
     return opt.state[p]
 
 
+def _lbfgs(lib: ModuleType, steps: int, **options: Any) -> tuple:
+    """L-BFGS on a least-squares fit that it solves: the losses step() returns, the weights, and its counts."""
+    lib.manual_seed(0)
+    model = lib.nn.Linear(3, 1)
+    x = lib.randn(16, 3)
+    y = x @ lib.tensor([[1.0], [-2.0], [0.5]]) + 0.3
+    opt = lib.optim.LBFGS(model.parameters(), **options)
+
+    def closure() -> Any:
+        opt.zero_grad()
+        loss = lib.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        return loss
+
+    losses = [opt.step(closure) for _ in range(steps)]
+    state = opt.state[model.weight]
+    return losses, model.weight.detach(), model.bias.detach(), state["func_evals"], state["n_iter"], sorted(state)
+
+
 OPTIMIZERS = {
     "NAdam": (
         lambda lib: _train(lib, "NAdam", lr=0.1),
@@ -602,6 +621,28 @@ OPTIMIZERS = {
         lambda lib: _nadam_state(lib),
         ok("{'step': tensor(2.), 'mu_product': tensor(0.2026), 'exp_avg': tensor([0.1900]), 'exp_avg_s"
            "q': tensor([0.0020])}")),
+    "LBFGS": (
+        lambda lib: _lbfgs(lib, 1),
+        ok("([tensor(5.5197, grad_fn=<MseLossBackward0>)], tensor([[ 1.0000, -2.0000,  0.5000]]), tensor([0.3000]), "
+           "8, 8, ['H_diag', 'al', 'd', 'func_evals', 'n_iter', 'old_dirs', 'old_stps', 'prev_flat_grad', "
+           "'prev_loss', 'ro', 't'])")),
+    "LBFGS, short history and steps": (
+        lambda lib: _lbfgs(lib, 3, lr=0.5, max_iter=4, history_size=2)[:5],
+        ok("([tensor(5.5197, grad_fn=<MseLossBackward0>), tensor(0.0931, grad_fn=<MseLossBackward0>), "
+           "tensor(0.0002, grad_fn=<MseLossBackward0>)], tensor([[ 0.9995, -1.9997,  0.4995]]), tensor([0.3000]), "
+           "12, 12)")),
+    "LBFGS repr": (
+        lambda lib: lib.optim.LBFGS([lib.nn.Parameter(lib.ones(1))]),
+        ok("LBFGS (\nParameter Group 0\n    history_size: 100\n    line_search_fn: None\n    lr: 1\n"
+           "    max_eval: 25\n    max_iter: 20\n    tolerance_change: 1e-09\n    tolerance_grad: 1e-07\n)")),
+    "LBFGS, groups": (
+        lambda lib: lib.optim.LBFGS([{"params": [lib.nn.Parameter(lib.ones(1))]},
+                                     {"params": [lib.nn.Parameter(lib.ones(1))]}]),
+        err("ValueError", "LBFGS doesn't support per-parameter options (parameter groups)")),
+    "LBFGS, unknown line search": (
+        lambda lib: (lambda p: lib.optim.LBFGS([p], line_search_fn="armijo").step(
+            lambda: (p * p).sum().backward() or (p * p).sum()))(lib.nn.Parameter(lib.ones(1))),
+        err("RuntimeError", "only 'strong_wolfe' is supported")),
     "NAdam, bad momentum_decay": (
         lambda lib: lib.optim.NAdam([lib.nn.Parameter(lib.ones(1))], momentum_decay=-1),
         err("ValueError", "Invalid momentum_decay value: -1")),

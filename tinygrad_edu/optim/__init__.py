@@ -6,6 +6,7 @@ from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
@@ -15,3 +16,4 @@ from .sgd import SGD
 __all__ = ["SGD", "Adam", "Optimizer", "RMSprop"]
 __all__ += ["Adagrad", "AdamW"]
 __all__ += ["Adadelta", "Adamax", "NAdam", "RAdam"]
+__all__ += ["LBFGS"]
