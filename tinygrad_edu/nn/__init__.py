@@ -3,9 +3,11 @@
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
 * ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
   ``sparse`` (Embedding): the layers
-* ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names
+* ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
+  compositions of tensor ops where PyTorch composes them too)
+* ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``init``: weight initialisation
-* ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``
+* ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
 
 from . import functional, init, parameter, utils
@@ -32,6 +34,7 @@ from .activation import (
     Softplus,
     Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
@@ -39,13 +42,20 @@ from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from .module import Module
 from .normalization import (
@@ -56,6 +66,23 @@ from .normalization import (
     InstanceNorm2d,
     InstanceNorm3d,
     LayerNorm,
+)
+from .padding import (
+    CircularPad1d,
+    CircularPad2d,
+    CircularPad3d,
+    ConstantPad1d,
+    ConstantPad2d,
+    ConstantPad3d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReflectionPad3d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ReplicationPad3d,
+    ZeroPad1d,
+    ZeroPad2d,
+    ZeroPad3d,
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
 from .sparse import Embedding
@@ -70,3 +97,8 @@ __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
 __all__ += ["Buffer", "Threshold"]
 __all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "MultiMarginLoss", "PoissonNLLLoss",
+            "SoftMarginLoss", "Tanhshrink", "TripletMarginLoss"]
+__all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
+            "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+            "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]

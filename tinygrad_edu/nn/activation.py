@@ -251,6 +251,13 @@ class Softsign(Module):
         return F.softsign(input)
 
 
+class Tanhshrink(Module):
+    """x - tanh(x), element-wise: nearly 0 around 0, x -+ 1 far away."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
 class Hardsigmoid(Module):
     """relu6(x + 3) / 6, element-wise: a piecewise-linear sigmoid."""
 

@@ -3,6 +3,7 @@ list or by name, applied by your code; ``ParameterList`` and ``ParameterDict``: 
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
@@ -36,6 +37,22 @@ def _delete(container: Module, idx: int | slice) -> None:
     for name in doomed:
         del container._modules[name]
     container._modules = OrderedDict((str(i), m) for i, m in enumerate(container._modules.values()))
+
+
+def _insert(container: Module, index: int, module: Module) -> None:
+    """Put ``module`` at position ``index``: the layers from there on move one place right (renamed i -> i+1),
+    last first, so that no layer is overwritten before it has moved."""
+    n = len(container._modules)
+    for i in range(n, index, -1):
+        container._modules[str(i)] = container._modules[str(i - 1)]
+    container._modules[str(index)] = module
+
+
+def _pop(container: Any, key: int | slice) -> Any:
+    """``container.pop(i)``: the layer at ``i``, removed (the others numbered again from 0)."""
+    value = container[key]
+    del container[key]
+    return value
 
 
 class Sequential(Module):
@@ -76,8 +93,50 @@ class Sequential(Module):
         _delete(self, idx)
 
     def append(self, module: Module) -> Sequential:
+        """Add ``module`` at the end (named ``str(len(self))``)."""
         self.add_module(str(len(self)), module)
         return self
+
+    def insert(self, index: int, module: Module) -> Sequential:
+        """Put ``module`` before position ``index`` (``-len <= index <= len``), as ``list.insert`` does."""
+        if not isinstance(module, Module):
+            raise AssertionError(f"module should be of type: {Module}")
+        n = len(self._modules)
+        if not -n <= index <= n:
+            raise IndexError(f"Index out of range: {index}")
+        _insert(self, index + n if index < 0 else index, module)
+        return self
+
+    def extend(self, sequential: Any) -> Sequential:
+        """Append each layer of ``sequential`` (any iterable of modules)."""
+        for layer in sequential:
+            self.append(layer)
+        return self
+
+    def pop(self, key: int | slice) -> Any:
+        return _pop(self, key)
+
+    def __add__(self, other: Any) -> Sequential:
+        """``a + b``: a new Sequential running a's layers, then b's (the same layer objects, not copies)."""
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        return Sequential(*self, *other)
+
+    def __iadd__(self, other: Any) -> Sequential:
+        if not isinstance(other, Sequential):
+            raise ValueError(f"add operator supports only objects of Sequential class, but {type(other)} is given.")
+        return self.extend(other)
+
+    def __mul__(self, other: Any) -> Sequential:
+        """``block * 3``: a new Sequential of the layers three times over; the same layer objects, so the
+        repeats share their weights."""
+        if not isinstance(other, int):
+            raise TypeError(f"unsupported operand type(s) for *: {type(self)} and {type(other)}")
+        if other <= 0:
+            raise ValueError(f"Non-positive multiplication factor {other} for {type(self)}")
+        return Sequential(*(list(self) * other))
+
+    __rmul__ = __mul__
 
 
 class ModuleList(Module):
@@ -114,6 +173,41 @@ class ModuleList(Module):
         for module in modules:
             self.append(module)
         return self
+
+    def insert(self, index: int, module: Module) -> None:
+        """Put ``module`` before position ``index``, the later layers renamed one up."""
+        _insert(self, index, module)
+
+    def pop(self, key: int | slice) -> Any:
+        return _pop(self, key)
+
+    def __iadd__(self, modules: Any) -> ModuleList:
+        return self.extend(modules)
+
+    def __add__(self, other: Any) -> ModuleList:
+        """``a + b``: a new ModuleList of a's layers, then b's (any iterable of modules)."""
+        combined = ModuleList()
+        for module in itertools.chain(self, other):
+            combined.append(module)
+        return combined
+
+    def __repr__(self) -> str:
+        """Runs of equal layers are printed once, ``(0-2): 3 x Linear(...)``, as PyTorch prints a stack of
+        identical blocks."""
+        lines: list[str] = []
+        runs: list[list[Any]] = []  # [first index, last index, repr]
+        for i, module in enumerate(self._modules.values()):
+            text = repr(module)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        for first, last, text in runs:
+            text = text.replace("\n", "\n  ")
+            lines.append(f"({first}): {text}" if first == last else f"({first}-{last}): {last - first + 1} x {text}")
+        if not lines:
+            return "ModuleList()"
+        return "ModuleList(\n" + "".join(f"  {line}\n" for line in lines) + ")"
 
 
 class ModuleDict(Module):

@@ -14,11 +14,14 @@ nll_loss (NllLossBackward0)    -x[t]   (x: log-probabilities, t: the class)     
 cross_entropy                  nll_loss(log_softmax(x), t) = -x[t] + log sum e^x  softmax(x) - onehot(t)
 smooth_l1_loss (beta b)        0.5 d**2 / b if |d| < b, else |d| - 0.5 b          d / b, or sign(d) beyond b
 huber_loss (delta k)           0.5 d**2 if |d| < k, else k (|d| - 0.5 k)          d, or k sign(d) beyond k
+soft_margin_loss               log(1 + exp(-y x))   (y = ±1)                      -y sigmoid(-y x)
+multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C        per j: p h**(p-1) / C
 =============================  =================================================  ===========================
 
-(d = x - y.) l1_loss, kl_div, cosine_similarity, normalize and softmin are compositions of tensor ops, as in
-PyTorch; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and ``sparse``, next to
-their layers.
+(d = x - y.) l1_loss, kl_div, cosine_similarity, normalize, softmin, tanhshrink and the losses cosine_embedding,
+margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
+F.pad lives in ``padding``; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and
+``sparse``, next to their layers.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from .._dtype import LEGACY_NAMES, promoted
 from .._tensor import Tensor, _wrap
 from ..core.derivatives import ThresholdBackward
 from ..core.function import Function
+from ..core.grad_mode import no_grad
 from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
@@ -427,13 +431,15 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    if label_smoothing != 0.0:
-        raise NotImplementedError("tinygrad_edu's cross_entropy does not implement label_smoothing")
+    if label_smoothing > 1.0:  # (PyTorch lets a negative value through, as no smoothing)
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing:g}")
     class_dim = 1 if input._array.ndim > 1 else 0
     if target._array.shape == input._array.shape:  # class probabilities, one row per sample
         if target._array.dtype.kind != "f":
             raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
                                f"{_type_name(target)}")
+        if label_smoothing > 0.0:  # mix the target with the uniform distribution over the C classes
+            target = target * (1 - label_smoothing) + label_smoothing / input._array.shape[class_dim]
         logp = log_softmax(input, class_dim)
         if weight is not None:  # one weight per class, lined up with the class dimension
             logp = logp * weight.reshape((-1,) + (1,) * (input._array.ndim - class_dim - 1))
@@ -443,7 +449,31 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         total = -terms.sum()
         return DivScalar.apply(total, input._array.size // input._array.shape[class_dim]) \
             if reduction == "mean" else total
-    return nll_loss(log_softmax(input, class_dim), target, weight, ignore_index=ignore_index, reduction=reduction)
+    logp = log_softmax(input, class_dim)
+    loss = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing > 0.0:
+        loss = _smoothed(loss, logp, target, weight, ignore_index, reduction, label_smoothing, class_dim)
+    return loss
+
+
+def _smoothed(nll: Tensor, logp: Tensor, target: Tensor, weight: Tensor | None, ignore_index: int, reduction: str,
+              eps: float, class_dim: int) -> Tensor:
+    """Label smoothing: the target is (1 - eps) on the true class plus eps/C on every class, so the loss is
+    ``(1 - eps) * nll + eps/C * sum_c -log p_c`` (times the class weights), the second term averaged over the same
+    samples as nll's mean (the ones not ignored, weighted by their class's weight)."""
+    classes = logp._array.shape[class_dim]
+    if weight is not None:
+        logp = logp * weight.reshape((-1,) + (1,) * (logp._array.ndim - class_dim - 1))
+    smooth = -logp.sum(class_dim)
+    ignored = target == ignore_index
+    smooth = smooth.masked_fill(ignored, 0.0)
+    if reduction == "mean":
+        kept = target._array[~ignored._array]
+        count = weight._array[kept].sum() if weight is not None else float(kept.size)
+        smooth = smooth.sum() / _wrap(np.asarray(count, dtype=smooth._array.dtype))
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (1 - eps) * nll + smooth * (eps / classes)
 
 
 # ------------------------------------------------------------------------------------------------ activations
@@ -1619,3 +1649,311 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     if input._array.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input._array.shape[d]}")
     return Glu.apply(input, d)
+
+
+# ------------------------------------------------------------------------------------------------ padding
+from .padding import pad  # noqa: E402  (its own module, next to its Functions; F.pad is where programs look)
+
+__all__ += ["pad"]
+
+
+# ------------------------------------------------------------------------------------------------ more losses
+# Compositions of tensor ops where PyTorch composes them too (so their nodes are the same: MeanBackward0 for the
+# mean, ClampMinBackward0 for a hinge); soft_margin_loss and multi_margin_loss are Functions with PyTorch's nodes.
+
+
+class ClampMin(Function):
+    """max(x, m), the hinge of the margin losses: dl/dx = g where x >= m, 0 below (PyTorch's ``clamp_min``)."""
+
+    node_name = "ClampMinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, m: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_min = m
+        return np.maximum(x._array, np.asarray(m, dtype=x._array.dtype))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        return g * _wrap((x._array >= ctx._saved_min).astype(g._array.dtype)), None
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x): near 0 like x**3 / 3 (small inputs shrink to almost nothing), far away like x -+ 1."""
+    return input - input.tanh()
+
+
+def _reduction_of(size_average: Any, reduce: Any, reduction: str) -> str:
+    """``reduction``, or what PyTorch's older two flags meant (with their warning), checked."""
+    if size_average is not None or reduce is not None:
+        return _legacy_reduction(size_average, reduce, stacklevel=4)
+    _check_reduction(reduction)
+    return reduction
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Pull pairs together (target 1) or push them apart (target -1), by the cosine of their angle::
+
+        l = 1 - cos(x1, x2)              if y = 1
+        l = max(0, cos(x1, x2) - margin) if y = -1
+
+    (each squared length gets 1e-12, so a zero vector gives cos 0, not nan). Rows are pairs (1-d target) or the
+    inputs are one pair (0-d target)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    t_dim = target._array.ndim
+    if t_dim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1._array.ndim != t_dim + 1 or input2._array.ndim != t_dim + 1:
+        raise RuntimeError(f"{t_dim}D target tensor expects {t_dim + 1}D input tensors, but found inputs with sizes "
+                           f"{list(input1._array.shape)} and {list(input2._array.shape)}.")
+    eps = 1e-12
+    dim = t_dim  # the feature dimension: 1 for a batch, 0 for one pair
+    prod = (input1 * input2).sum(dim)
+    denom = (((input1 * input1).sum(dim) + eps) * ((input2 * input2).sum(dim) + eps)).sqrt()
+    cos = prod / denom
+    zeros = cos.detach() * 0
+    losses = where(target == 1, 1 - cos, zeros) + where(target == -1, ClampMin.apply(cos - margin, 0.0), zeros)
+    return _apply_reduction(losses, reduction)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Rank pairs: ``l = max(0, -y (x1 - x2) + margin)``; y = 1 asks x1 to be larger by at least ``margin``,
+    y = -1 asks x2 to be."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if not input1._array.ndim == input2._array.ndim == target._array.ndim:
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    return _apply_reduction(ClampMin.apply(-target * (input1 - input2) + margin, 0.0), reduction)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
+                        reduction: str = "mean") -> Tensor:
+    """Metric learning: an anchor should be nearer its positive than its negative, by ``margin``::
+
+        l = max(0, d(a, p) - d(a, n) + margin)        d: pairwise_distance (p-norm)
+
+    ``swap=True`` uses the nearer of d(a, n) and d(p, n) (the harder negative)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
+    return _apply_reduction(ClampMin.apply(margin + d_pos - d_neg, 0.0), reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: Any = None, eps: float = 1e-8, reduce: Any = None,
+                     reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of counts ``target`` under a Poisson distribution of rate λ::
+
+        l = λ - y log λ   (+ log y!, by Stirling's y log y - y + log(2πy)/2 for y > 1, if ``full``)
+
+    With ``log_input`` (the default) the input is log λ, so l = exp(x) - y x; otherwise λ itself (and
+    log(λ + eps), so that λ = 0 gives no infinity)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    losses = input.exp() - target * input if log_input else input - target * (input + eps).log()
+    if full:
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        losses = losses + stirling.masked_fill(target <= 1, 0)
+    return _apply_reduction(losses, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    """Negative log-likelihood of ``target`` under a normal distribution of mean ``input`` and variance ``var``::
+
+        l = (log var + (x - y)**2 / var) / 2     (+ log(2π) / 2 if ``full``)
+
+    ``var`` is the input's shape, or one fewer trailing dimension (or a trailing 1): one variance for all of a
+    row (homoscedastic). It is clamped to at least ``eps`` for stability, the clamp left out of the gradient."""
+    if isinstance(var, (int, float)):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = input.detach() * 0 + float(var)
+    if var._array.shape != input._array.shape:
+        if input._array.shape[:-1] == var._array.shape:  # one variance per row: lined up with the last dimension
+            var = var.unsqueeze(-1)
+        elif not (input._array.shape[:-1] == var._array.shape[:-1] and var._array.ndim and var._array.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in _REDUCTIONS:
+        raise ValueError(reduction + " is not valid")
+    if (var._array < 0).any():
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with no_grad():  # a clamp that the gradient does not see: it flows as if var were used as given
+        var.clamp_(min=eps)
+    losses = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        losses = losses + 0.5 * math.log(2 * math.pi)
+    return _apply_reduction(losses, reduction)
+
+
+class SoftMarginLoss(Function):
+    """The logistic loss of a ±1 label, ``l = log(1 + exp(-y x))``; dl/dx = -y sigmoid(-y x)."""
+
+    node_name = "SoftMarginLossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, y: Tensor, reduction: str) -> np.ndarray:
+        ctx.save_for_backward(x, y)
+        _set_reduction(ctx, reduction)
+        a, b = promoted(x, y)
+        return _reduce(np.log1p(np.exp(-a * b)), reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, y = ctx.saved_tensors
+        return SoftMarginLossGrad.apply(g, x, y, ctx.reduction), None, None
+
+
+class SoftMarginLossGrad(Function):
+    """The gradient of :class:`SoftMarginLoss`, ``dx = -y s g`` with s = sigmoid(-y x) (/ n for the mean), as a
+    node of its own (PyTorch's name), so that ``create_graph`` differentiates it again::
+
+        d(dx)/dx = y**2 s (1 - s) g        d(dx)/dg = -y s
+    """
+
+    node_name = "SoftMarginLossBackwardBackward0"
+    saved_names = ("grad_output", "self", "target")
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, y: Tensor, reduction: str) -> np.ndarray:
+        ctx.save_for_backward(g, x, y)
+        _set_reduction(ctx, reduction)
+        a, b = promoted(x, y)
+        s = 1 / (1 + np.exp(a * b))  # sigmoid(-y x)
+        dx = (-b * s * g._array).astype(a.dtype)
+        return (dx / np.asarray(a.size, dtype=a.dtype)) if reduction == "mean" else dx
+
+    @staticmethod
+    def backward(ctx: Any, gg: Tensor) -> tuple:
+        g, x, y = ctx.saved_tensors
+        s = (-y * x).sigmoid()
+        if ctx.reduction == "mean":
+            gg = DivScalar.apply(gg, x._array.size)
+        d_g = -y * s * gg
+        d_x = gg * g * y * y * s * (1 - s)
+        if ctx.reduction != "none":  # a single number came in: its gradient is the sum over the elements
+            d_g = d_g.sum()
+        return (d_g if ctx.needs_input_grad[0] else None), (d_x if ctx.needs_input_grad[1] else None), None, None
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                     reduction: str = "mean") -> Tensor:
+    """Two-class logistic loss with labels ±1: ``log(1 + exp(-y x))`` (see :class:`SoftMarginLoss`)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    _check_broadcast(input, target)
+    if input._array.shape != target._array.shape:
+        shape = np.broadcast_shapes(input._array.shape, target._array.shape)
+        input, target = input.expand(shape), target.expand(shape)
+    return SoftMarginLoss.apply(input, target, reduction)
+
+
+class MultiMarginLoss(Function):
+    """The multi-class hinge loss of a support vector machine, per sample with class y among C::
+
+        l = sum over j != y of max(0, margin - x[y] + x[j])**p * w[y] / C
+
+    dl/dx[j] = p h**(p-1) w[y] / C for each j with h = margin - x[y] + x[j] > 0, and dl/dx[y] minus their sum.
+    (Its gradient is computed on arrays: PyTorch cannot differentiate it a second time either.)"""
+
+    node_name = "MultiMarginLossBackward0"
+    saved_names = ("self", "target", "weight")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, p: int, margin: float, weight: Tensor | None,
+                reduction: str) -> np.ndarray:
+        ctx.save_for_backward(x, target, weight)
+        _set_reduction(ctx, reduction)
+        ctx._saved_p, ctx._saved_margin = p, margin
+        a = x._array.reshape(-1, x._array.shape[-1]) if x._array.ndim else x._array.reshape(1, 1)
+        t = target._array.reshape(-1)
+        rows = np.arange(a.shape[0])
+        h = np.asarray(margin, dtype=a.dtype) - a[rows, t][:, None] + a
+        h[rows, t] = 0  # the true class is no competitor of itself
+        h = np.maximum(h, 0)
+        terms = h if p == 1 else h * h
+        if weight is not None:
+            terms = terms * weight._array[t][:, None]
+        losses = (terms.sum(axis=1, dtype=a.dtype) / a.shape[1]).astype(a.dtype)
+        if reduction == "none":
+            return losses.reshape(target._array.shape) if x._array.ndim == 2 else losses.reshape(())
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, target, weight = ctx.saved_tensors
+        dx = MultiMarginLossGrad.apply(g, x, target, weight, ctx._saved_p, ctx._saved_margin, ctx.reduction)
+        return dx, None, None, None, None, None
+
+
+class MultiMarginLossGrad(Function):
+    """The gradient of :class:`MultiMarginLoss`, computed on arrays. With ``create_graph=True`` it is a node that
+    cannot be differentiated again, as in PyTorch (whose node is called NotImplemented)."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, g: Tensor, x: Tensor, target: Tensor, weight: Tensor | None, p: int, margin: float,
+                reduction: str) -> np.ndarray:
+        a = x._array.reshape(-1, x._array.shape[-1]) if x._array.ndim else x._array.reshape(1, 1)
+        t = target._array.reshape(-1)
+        rows = np.arange(a.shape[0])
+        h = np.asarray(margin, dtype=a.dtype) - a[rows, t][:, None] + a
+        h[rows, t] = 0
+        slope = np.where(h > 0, 1 if p == 1 else 2 * h, 0).astype(a.dtype)
+        if weight is not None:
+            slope = slope * weight._array[t][:, None]
+        gg = np.broadcast_to(g._array.reshape(-1, 1), (a.shape[0], 1)).astype(a.dtype)
+        if reduction == "mean":
+            gg = gg / a.shape[0]
+        dx = (slope * gg / a.shape[1]).astype(a.dtype)
+        dx[rows, t] -= dx.sum(axis=1)
+        return dx.reshape(x._array.shape)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::multi_margin_loss_backward is not implemented")
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
+                      size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Multi-class hinge loss: the true class's score should beat every other by ``margin`` (see
+    :class:`MultiMarginLoss`). input (N, C) or (C,), target (N,) or () class indices; ``weight`` per class."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight._array.ndim != 1:
+        raise ValueError("weight must be one-dimensional")
+    a, t = input._array, target._array
+    n = a.shape[0] if a.ndim == 2 else 1
+    classes = a.shape[-1] if a.ndim else 1
+    if a.ndim > 2 or (a.ndim == 2 and a.shape[1] == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(a.shape)}")
+    if t.ndim > 1 or t.size != n:
+        raise RuntimeError("multi_margin_loss: target tensor should be 1-D with size equal to the number of input "
+                           f"samples (batch size). Expected target size [{n}], but got {list(t.shape)}. Input has "
+                           f"shape {list(a.shape)}.")
+    if weight is not None and weight._array.size != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight._array.shape)}")
+    if t.size and (t.min() < 0 or t.max() >= classes):
+        raise RuntimeError("target out of range")
+    return MultiMarginLoss.apply(input, target, p, float(margin), weight, reduction)
+
+
+__all__ += ["cosine_embedding_loss", "gaussian_nll_loss", "margin_ranking_loss", "multi_margin_loss",
+            "poisson_nll_loss", "soft_margin_loss", "tanhshrink", "triplet_margin_loss"]

@@ -233,8 +233,14 @@ class Module:
                             "(tinygrad_edu.nn.Parameter or None required)")
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign parameter before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"parameter name should be a string. Got {typename(name)}")
         if "." in name:  # (a dotted name is a path to a sub-module's parameter in state_dict)
             raise KeyError('parameter name can\'t contain "."')
+        if name == "":
+            raise KeyError('parameter name can\'t be empty string ""')
+        if name not in self._parameters and hasattr(self, name):  # would hide a method or another attribute
+            raise KeyError(f"attribute '{name}' already exists")
         self._forget(name, keep=self._parameters)
         self._parameters[name] = param
 
@@ -268,10 +274,61 @@ class Module:
         """Register a sub-module under ``name`` (what ``self.name = module`` does)."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{typename(module)} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {typename(name)}")
+        if name not in self._modules and hasattr(self, name):  # would hide a method or another attribute
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:  # a dotted name is a path ("encoder.fc"): get_submodule and state_dict split on the dots
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._forget(name, keep=self._modules)
         self._modules[name] = module
 
-    register_module = add_module
+    def register_module(self, name: str, module: Module | None) -> None:
+        """The same as ``add_module``."""
+        self.add_module(name, module)
+
+    # ------------------------------------------------------------------------------ finding by dotted name
+    def get_submodule(self, target: str) -> Module:
+        """The sub-module at the dotted path ``target`` (``"encoder.layers.0"``); ``""`` is this module.
+
+        Each step is an attribute lookup, so ``model.get_submodule("a.b")`` is ``model.a.b``, checked at each
+        step to be a Module, with an error that names where the path broke.
+        """
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(f"{type(module).__name__} has no attribute `{item}`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError(f"`{item}` is not an nn.Module")
+        return module
+
+    def _get_leaf(self, target: str) -> tuple[Module, str]:
+        """The module holding ``target``'s last name, and that name: ``"fc.weight"`` -> (self.fc, "weight")."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(f"{type(module).__name__} has no attribute `{name}`")
+        return module, name
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at the dotted path ``target``, as ``named_parameters()`` names it (``"fc1.weight"``)."""
+        module, name = self._get_leaf(target)
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError(f"`{name}` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at the dotted path ``target``, as ``named_buffers()`` names it (``"bn.running_mean"``)."""
+        module, name = self._get_leaf(target)
+        if name not in module._buffers:
+            raise AttributeError(f"`{name}` is not a buffer")
+        return getattr(module, name)
 
     # ------------------------------------------------------------------------------ walking the tree
     def named_modules(self, memo: set | None = None, prefix: str = "",
@@ -398,6 +455,10 @@ class Module:
 
     def float(self) -> Module:
         return self.to(_dtype.float32)
+
+    def half(self) -> Module:
+        """Floating-point parameters and buffers to float16 (2 bytes a number, about 3 significant digits)."""
+        return self.to(_dtype.float16)
 
     def cpu(self) -> Module:
         return self

@@ -1,4 +1,5 @@
-"""``tinygrad_edu.nn.utils``: gradient clipping, done between ``backward()`` and ``optimizer.step()``.
+"""``tinygrad_edu.nn.utils``: gradient clipping, done between ``backward()`` and ``optimizer.step()``; the
+parameters as one vector and back (``parameters_to_vector``, ``vector_to_parameters``).
 
 A step of gradient descent moves the parameters by lr times the gradient; a huge gradient (a cliff in the
 loss) makes a huge step. Clipping bounds the step: by the norm of all gradients together
@@ -12,6 +13,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from ..ops.shape import cat
+from .module import typename
 
 
 def _with_grads(parameters: Tensor | Iterable[Tensor]) -> list[Tensor]:
@@ -45,3 +48,21 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float, f
     """Clamp every gradient element, in place, into [-clip_value, clip_value]."""
     for p in _with_grads(parameters):
         p.grad.clamp_(-clip_value, clip_value)
+
+
+def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
+    """All parameters flattened and joined into one vector (a new tensor, in the graph: ``CatBackward0``), e.g. to
+    measure or perturb the weights as one point in parameter space."""
+    return cat([p.reshape(-1) for p in parameters])
+
+
+def vector_to_parameters(vec: Tensor, parameters: Iterable[Tensor]) -> None:
+    """The inverse of ``parameters_to_vector``: slice ``vec`` into pieces of each parameter's size and make them
+    the parameters' values (through ``.data``, so no graph is recorded and the Parameter objects stay the same)."""
+    if not isinstance(vec, Tensor):
+        raise TypeError(f"expected tinygrad_edu.Tensor, but got: {typename(vec)}")
+    start = 0
+    for p in parameters:
+        n = p.numel()
+        p.data = vec[start:start + n].view_as(p).data
+        start += n

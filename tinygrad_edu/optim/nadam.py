@@ -1,0 +1,75 @@
+"""NAdam: Adam with Nesterov momentum (PyTorch's rule)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ._checks import check_betas
+from .optimizer import Optimizer, check_flags
+
+
+class NAdam(Optimizer):
+    """NAdam (Dozat, 2016): Adam whose step looks one momentum step ahead, as Nesterov's momentum does.
+    With g the gradient and t the step number::
+
+        mu_t = b1 * (1 - 0.96**(t * psi) / 2)         the momentum, warmed up (psi = ``momentum_decay``)
+        m <- b1 * m + (1 - b1) * g;   v <- b2 * v + (1 - b2) * g**2
+        p <- p - lr * [(1 - mu_t) / (1 - prod mu_1..t) * g + mu_{t+1} / (1 - prod mu_1..t+1) * m]
+                    / (sqrt(v / (1 - b2**t)) + eps)
+
+    The step mixes the fresh gradient with the momentum of the *next* step. State per parameter: ``step``,
+    ``mu_product`` (the product of the mu's so far), ``exp_avg`` (m) and ``exp_avg_sq`` (v).
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict], lr: float = 2e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
+                 foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
+                 differentiable: bool = False) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_betas(betas)
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not momentum_decay >= 0.0:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        check_flags(differentiable)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
+                    "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
+                    "maximize": maximize, "foreach": foreach, "capturable": capturable,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        lr, wd, (b1, b2), eps = group["lr"], group["weight_decay"], group["betas"], group["eps"]
+        if not state:
+            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+            state["mu_product"] = _wrap(np.array(1.0, dtype=np.float32))
+            state["exp_avg"] = _wrap(np.zeros_like(p._array))
+            state["exp_avg_sq"] = _wrap(np.zeros_like(p._array))
+        g = -grad if group["maximize"] else grad
+        state["step"]._array += 1
+        t = float(state["step"]._array)
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p._array *= 1 - lr * wd
+            else:
+                g = g + wd * p._array
+        psi = group["momentum_decay"]
+        mu = b1 * (1.0 - 0.5 * 0.96 ** (t * psi))
+        mu_next = b1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * psi))
+        state["mu_product"]._array *= np.float32(mu)  # kept as a float32 tensor, as PyTorch keeps it
+        mu_product = float(state["mu_product"]._array)
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += (1 - b1) * (g - m)
+        v *= b2
+        v += (1 - b2) * g * g
+        denom = np.sqrt(v / (1 - b2**t)) + eps
+        p._array += (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
+        p._array += (-lr * mu_next / (1.0 - mu_product * mu_next)) * (m / denom)

@@ -1,0 +1,72 @@
+"""RAdam: Adam with its early steps' variance rectified (PyTorch's rule)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from .._tensor import Tensor, _wrap
+from ._checks import check_betas
+from .optimizer import Optimizer, check_flags
+
+
+class RAdam(Optimizer):
+    """RAdam (Liu et al., 2020). Adam's v is a poor estimate over the first steps (few gradients seen), and
+    dividing by it makes those steps erratic; RAdam measures how many steps v is worth and, until that is
+    enough, takes plain momentum steps::
+
+        rho_inf = 2 / (1 - b2) - 1;   rho_t = rho_inf - 2 t b2**t / (1 - b2**t)
+        if rho_t > 5:  p <- p - lr * m_hat * r_t * sqrt(1 - b2**t) / (sqrt(v) + eps)
+                       r_t = sqrt((rho_t - 4)(rho_t - 2) rho_inf / ((rho_inf - 4)(rho_inf - 2) rho_t))
+        else:          p <- p - lr * m_hat                         (m_hat = m / (1 - b1**t))
+
+    m and v are Adam's. State per parameter: ``step``, ``exp_avg`` (m) and ``exp_avg_sq`` (v).
+    """
+
+    def __init__(self, params: Iterable[Tensor] | Iterable[dict], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
+                 decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
+                 capturable: bool = False, differentiable: bool = False) -> None:
+        if not lr >= 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not eps >= 0.0:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        check_betas(betas)
+        if not weight_decay >= 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_flags(differentiable)
+        defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+                    "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
+                    "differentiable": differentiable}
+        super().__init__(params, defaults)
+
+    def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        lr, wd, (b1, b2), eps = group["lr"], group["weight_decay"], group["betas"], group["eps"]
+        if not state:
+            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+            state["exp_avg"] = _wrap(np.zeros_like(p._array))
+            state["exp_avg_sq"] = _wrap(np.zeros_like(p._array))
+        g = -grad if group["maximize"] else grad
+        state["step"]._array += 1
+        t = float(state["step"]._array)
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p._array *= 1 - lr * wd
+            else:
+                g = g + wd * p._array
+        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+        m += (1 - b1) * (g - m)
+        v *= b2
+        v += (1 - b2) * g * g
+        bc1, bc2 = 1 - b1**t, 1 - b2**t
+        m_hat = m / bc1
+        rho_inf = 2 / (1 - b2) - 1
+        rho_t = rho_inf - 2 * t * (b2**t) / bc2
+        if rho_t > 5.0:  # v has seen enough gradients: Adam's step, scaled by the rectification r_t
+            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
+            p._array -= m_hat * lr * (math.sqrt(bc2) / (np.sqrt(v) + eps)) * rect
+        else:  # too early to trust v: a momentum step
+            p._array -= m_hat * lr
