@@ -113,3 +113,22 @@ def test_special_gradients_check() -> None:
     y = tg.tensor([0.2, -0.5, 3.0], dtype=tg.float64, requires_grad=True)
     assert tg.autograd.gradcheck(tg.special.entr, (x,)) and tg.autograd.gradgradcheck(tg.special.xlog1py, (x, y))
     assert tg.autograd.gradcheck(tg.special.ndtr, (y,))
+
+
+MULTINOMIAL_REFUSALS = [
+    ([1.0, -1.0], True, 2, "invalid multinomial distribution (encountering probability entry < 0)"),
+    ([1.0, float("nan")], True, 2, "invalid multinomial distribution (encountering probability entry < 0)"),
+    ([1.0, float("inf")], True, 2,
+     "invalid multinomial distribution (encountering probability entry = infinity or NaN)"),
+    ([1.0, -1.0], False, 1, "probability tensor contains either `inf`, `nan` or element < 0"),
+    ([0.0, 0.0], True, 2, "invalid multinomial distribution (sum of probabilities <= 0)"),
+]
+
+
+@pytest.mark.parametrize("weights, replacement, n, message", MULTINOMIAL_REFUSALS)
+def test_multinomial_and_the_weighted_sampler_refuse_in_pytorchs_words(weights: list, replacement: bool, n: int,
+                                                                        message: str) -> None:
+    """The two recipes (with replacement: a cumulative search; without: the exponential race) check the weights in
+    their own words, and WeightedRandomSampler, which calls multinomial, says what it says."""
+    raises(lambda lib: lib.multinomial(lib.tensor(weights, dtype=lib.float64), n, replacement), RuntimeError, message)
+    raises(lambda lib: list(lib.utils.data.WeightedRandomSampler(weights, n, replacement)), RuntimeError, message)

@@ -483,8 +483,13 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
-    if not np.isfinite(a).all() or (a < 0).any():
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if not replacement or num_samples == 1:  # (the two recipes check in their own words, as PyTorch's do)
+        if not np.isfinite(a).all() or (a < 0).any():
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    elif not (a >= 0).all():  # (nan too)
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+    elif not np.isfinite(a).all():
+        raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity or NaN)")
     if (a.sum(axis=-1) <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     gen = generator or default_generator

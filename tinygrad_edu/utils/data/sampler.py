@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import numpy as np
-
 from ... import _creation, _dtype
-from ..._generator import _libm
 from ..._tensor import Tensor
 
 
@@ -111,31 +107,11 @@ class WeightedRandomSampler(Sampler):
 
     def __iter__(self) -> Iterator[int]:
         generator = self.generator or _creation.default_generator
-        yield from _multinomial(self.weights._array, self.num_samples, self.replacement, generator).tolist()
+        yield from _creation.multinomial(self.weights, self.num_samples, self.replacement,
+                                         generator=generator).tolist()
 
     def __len__(self) -> int:
         return self.num_samples
-
-
-def _multinomial(p: np.ndarray, n: int, replacement: bool, generator: Any) -> np.ndarray:
-    """``n`` indices drawn from the weights ``p`` (float64), with PyTorch's recipes and its random numbers."""
-    if (p < 0).any():
-        raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
-    if not p.sum() > 0:
-        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    if not replacement and n > p.size:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    if not replacement or n == 1:
-        # argmax (or the top n) of p / e with e ~ Exp(1): the Gumbel-max trick, e = -log(1 - u) by the C library's
-        # log1p, as PyTorch computes it
-        e = -_libm(math.log1p, -generator.uniform(p.shape, np.float64))
-        q = p / e
-        return np.argsort(-q, kind="stable")[:n].astype(np.int64)
-    cumulative = np.cumsum(p)  # (a running sum, left to right, as PyTorch's loop adds)
-    cumulative /= cumulative[-1]
-    u = generator.uniform((n,), np.float64)
-    # the first slot whose cumulative probability is >= u: a binary search, like PyTorch's
-    return np.searchsorted(cumulative, u, side="left").astype(np.int64)
 
 
 class BatchSampler(Sampler):
