@@ -616,6 +616,8 @@ def test_loss_modules_call_functional() -> None:
         pytest.approx(F.cross_entropy(x, tg.tensor(CLASSES), ignore_index=2).item())
     assert nn.BCELoss()(x.sigmoid(), tg.tensor(P)).item() == \
         pytest.approx(F.binary_cross_entropy_with_logits(x, tg.tensor(P)).item(), rel=1e-5)
+    assert nn.CrossEntropyLoss(label_smoothing=0.1)(x, tg.tensor(CLASSES)).item() == \
+        pytest.approx(F.cross_entropy(x, tg.tensor(CLASSES), label_smoothing=0.1).item())
 
 
 def test_functional_linear_is_the_op() -> None:

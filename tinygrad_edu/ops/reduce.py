@@ -172,6 +172,19 @@ class MinAll(MaxAll):
     _reduce = staticmethod(np.min)
 
 
+def picked(ctx: Any, a: np.ndarray, idx: np.ndarray, dim: int, keepdim: bool) -> tuple:
+    """(values, indices) as max(dim) returns them, for the positions ``idx`` (one per slice along ``dim``, kept as a
+    dim of size 1); the indices saved for backward, which sends the gradient there, and marked non-differentiable."""
+    values = np.take_along_axis(a, idx, dim) if a.ndim else a.copy()
+    if not keepdim and a.ndim:
+        values, idx = values.squeeze(dim), idx.squeeze(dim)
+    indices = _wrap(idx.astype(np.int64))
+    ctx.save_for_backward(indices)
+    ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
+    ctx.mark_non_differentiable(indices)
+    return values, indices
+
+
 class MaxDim(Function):
     """max along a dimension: returns (values, indices); the gradient goes to the chosen index."""
 
@@ -186,14 +199,7 @@ class MaxDim(Function):
         if a.ndim and a.shape[dim] == 0:
             raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size.")
         idx = np.expand_dims(ctx._forward_cls._arg(a, axis=dim), dim) if a.ndim else np.zeros((), np.int64)
-        values = np.take_along_axis(a, idx, dim) if a.ndim else a.copy()
-        if not keepdim and a.ndim:
-            values, idx = values.squeeze(dim), idx.squeeze(dim)
-        indices = _wrap(idx.astype(np.int64))
-        ctx.save_for_backward(indices)
-        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
-        ctx.mark_non_differentiable(indices)
-        return values, indices
+        return picked(ctx, a, idx, dim, keepdim)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, _: Any) -> tuple:

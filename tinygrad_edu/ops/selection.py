@@ -29,7 +29,7 @@ from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 from . import numpy_names
 from .elementwise import Maximum, Minimum, NotDifferentiable, maximum, minimum, zero_where  # noqa: F401
-from .reduce import MaxDim, _ScatterAlong, max_return
+from .reduce import MaxDim, _ScatterAlong, max_return, picked
 from .shape import Index, _to_numpy_key
 
 
@@ -1065,18 +1065,8 @@ class Kthvalue(MaxDim):
     def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool, k: int = 1) -> tuple:
         a = x._array
         dim = _dim(dim, a.ndim)
-        if a.ndim == 0:
-            values, idx = a.copy(), np.zeros((), np.int64)
-        else:
-            idx = np.take(np.argsort(a, axis=dim, kind="stable"), [k - 1], axis=dim)
-            values = np.take_along_axis(a, idx, dim)
-            if not keepdim:
-                values, idx = values.squeeze(dim), idx.squeeze(dim)
-        indices = _wrap(idx.astype(np.int64))
-        ctx.save_for_backward(indices)
-        ctx.in_shape, ctx.dim, ctx.keepdim = a.shape, dim, keepdim
-        ctx.mark_non_differentiable(indices)
-        return values, indices
+        idx = np.take(np.argsort(a, axis=dim, kind="stable"), [k - 1], axis=dim) if a.ndim else np.zeros((), np.int64)
+        return picked(ctx, a, idx, dim, keepdim)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor, _: Any) -> tuple:

@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
-from .optimizer import Optimizer, check_flags
+from .._tensor import Tensor
+from ._checks import check_values
+from .optimizer import Optimizer, begin_step, check_flags
 
 
 class Adam(Optimizer):
@@ -32,16 +33,7 @@ class Adam(Optimizer):
                  amsgrad: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused: bool | None = None,
                  decoupled_weight_decay: bool = False) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_values(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         check_flags(differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "amsgrad": amsgrad,
                     "maximize": maximize, "foreach": foreach, "capturable": capturable,
@@ -49,28 +41,21 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
-        lr, wd, (b1, b2) = group["lr"], group["weight_decay"], group["betas"]
-        if not state:  # first step for this parameter
-            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
-            state["exp_avg"] = _wrap(np.zeros_like(p._array))
-            state["exp_avg_sq"] = _wrap(np.zeros_like(p._array))
-            if group["amsgrad"]:
-                state["max_exp_avg_sq"] = _wrap(np.zeros_like(p._array))
-        g = -grad if group["maximize"] else grad
-        state["step"]._array += 1
-        t = float(state["step"]._array)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p._array *= 1 - lr * wd
-            else:
-                g = g + wd * p._array
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (1 - b1) * (g - m)  # = b1 * m + (1 - b1) * g, in place
-        v *= b2
-        v += (1 - b2) * g * g
+        lr, (b1, b2) = group["lr"], group["betas"]
+        g, t = begin_step(p, grad, state, group, "exp_avg", "exp_avg_sq", *["max_exp_avg_sq"] * group["amsgrad"])
+        m, v = moments(state, g, b1, b2)
         if group["amsgrad"]:
             v_max = state["max_exp_avg_sq"]._array
             np.maximum(v_max, v, out=v_max)
             v = v_max
         denom = np.sqrt(v) / math.sqrt(1 - b2**t) + group["eps"]
         p._array -= (lr / (1 - b1**t)) * (m / denom)
+
+
+def moments(state: dict[str, Any], g: np.ndarray, b1: float, b2: float) -> tuple[np.ndarray, np.ndarray]:
+    """Adam's running means, updated in place and returned: m of the gradient, v of its square."""
+    m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
+    m += (1 - b1) * (g - m)  # = b1 * m + (1 - b1) * g, in place
+    v *= b2
+    v += (1 - b2) * g * g
+    return m, v

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
-from ._checks import check_betas
-from .optimizer import Optimizer, check_flags
+from .._tensor import Tensor
+from ._checks import check_values
+from .optimizer import Optimizer, begin_step, check_flags
 
 
 class Adamax(Optimizer):
@@ -27,29 +27,15 @@ class Adamax(Optimizer):
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  foreach: bool | None = None, *, maximize: bool = False, differentiable: bool = False,
                  capturable: bool = False) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        check_betas(betas)
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_values(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         check_flags(differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "foreach": foreach,
                     "maximize": maximize, "differentiable": differentiable, "capturable": capturable}
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
-        (b1, b2), eps, wd = group["betas"], group["eps"], group["weight_decay"]
-        if not state:
-            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
-            state["exp_avg"] = _wrap(np.zeros_like(p._array))
-            state["exp_inf"] = _wrap(np.zeros_like(p._array))
-        g = -grad if group["maximize"] else grad
-        state["step"]._array += 1
-        t = float(state["step"]._array)
-        if wd != 0:
-            g = g + wd * p._array
+        (b1, b2), eps = group["betas"], group["eps"]
+        g, t = begin_step(p, grad, state, group, "exp_avg", "exp_inf")
         m, u = state["exp_avg"]._array, state["exp_inf"]._array
         m += (1 - b1) * (g - m)
         u *= b2

@@ -484,11 +484,29 @@ def _check_schedulers(name: str, optimizer: Optimizer, schedulers: Sequence[LRSc
                              f"different from {type(optimizer).__name__}.")
 
 
-class ChainedScheduler(LRScheduler):
+class _OfSchedulers(LRScheduler):
+    """A scheduler made of schedulers (ChainedScheduler, SequentialLR): saved as its own attributes, and each inner
+    scheduler's state_dict under ``"_schedulers"``."""
+
+    _not_saved = ("optimizer", "_schedulers")  # the inner schedulers are saved by their own state_dict
+
+    def state_dict(self) -> dict[str, Any]:
+        """Its own attributes, and each inner scheduler's state_dict under ``"_schedulers"``."""
+        state = super().state_dict()
+        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
+        state = dict(state_dict)
+        inner = state.pop("_schedulers")
+        self.__dict__.update(state)
+        for scheduler, saved in zip(self._schedulers, inner):
+            scheduler.load_state_dict(saved)
+
+
+class ChainedScheduler(_OfSchedulers):
     """Several schedulers at once: each ``step()`` steps every one of them, in order, so their (chainable) factors
     multiply, e.g. a constant warm-up factor for 2 epochs times an exponential decay."""
-
-    _not_saved = ("optimizer", "_schedulers")
 
     def __init__(self, schedulers: Sequence[LRScheduler], optimizer: Optimizer | None = None) -> None:
         if len(schedulers) < 1:
@@ -505,29 +523,14 @@ class ChainedScheduler(LRScheduler):
             scheduler.step()
         self._last_lr = _lrs(self._schedulers[-1].optimizer)
 
-    def state_dict(self) -> dict[str, Any]:
-        """Its own attributes, and each inner scheduler's state_dict under ``"_schedulers"``."""
-        state = super().state_dict()
-        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
-        return state
 
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        state = dict(state_dict)
-        inner = state.pop("_schedulers")
-        self.__dict__.update(state)
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler.load_state_dict(saved)
-
-
-class SequentialLR(LRScheduler):
+class SequentialLR(_OfSchedulers):
     """One scheduler after another: ``schedulers[i]`` runs from ``milestones[i-1]`` until ``milestones[i]``.
 
     A warm-up then a decay: ``SequentialLR(opt, [LinearLR(opt, 0.1, total_iters=5), ExponentialLR(opt, 0.9)],
     milestones=[5])``. At a milestone the next scheduler starts at its own epoch 0 (from ``base_lrs``, by its
     closed form).
     """
-
-    _not_saved = ("optimizer", "_schedulers")  # the inner schedulers are saved by their own state_dict
 
     def __init__(self, optimizer: Optimizer, schedulers: list[LRScheduler], milestones: list[int],
                  last_epoch: int = -1) -> None:
@@ -567,19 +570,6 @@ class SequentialLR(LRScheduler):
         else:
             scheduler.step()
         self._last_lr = scheduler.get_last_lr()
-
-    def state_dict(self) -> dict[str, Any]:
-        """Its own attributes, and each inner scheduler's state_dict under ``"_schedulers"``."""
-        state = super().state_dict()
-        state["_schedulers"] = [scheduler.state_dict() for scheduler in self._schedulers]
-        return state
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        state = dict(state_dict)
-        inner = state.pop("_schedulers")
-        self.__dict__.update(state)
-        for scheduler, saved in zip(self._schedulers, inner):
-            scheduler.load_state_dict(saved)
 
 
 class ReduceLROnPlateau(LRScheduler):

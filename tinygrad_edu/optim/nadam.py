@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
-from ._checks import check_betas
-from .optimizer import Optimizer, check_flags
+from .._tensor import Tensor
+from ._checks import check_values
+from .adam import moments
+from .optimizer import Optimizer, begin_step, check_flags
 
 
 class NAdam(Optimizer):
@@ -30,15 +31,7 @@ class NAdam(Optimizer):
                  momentum_decay: float = 4e-3, decoupled_weight_decay: bool = False, *,
                  foreach: bool | None = None, maximize: bool = False, capturable: bool = False,
                  differentiable: bool = False) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        check_betas(betas)
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
-        if not momentum_decay >= 0.0:
-            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        check_values(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay, momentum_decay=momentum_decay)
         check_flags(differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay,
                     "momentum_decay": momentum_decay, "decoupled_weight_decay": decoupled_weight_decay,
@@ -47,29 +40,14 @@ class NAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
-        lr, wd, (b1, b2), eps = group["lr"], group["weight_decay"], group["betas"], group["eps"]
-        if not state:
-            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
-            state["mu_product"] = _wrap(np.array(1.0, dtype=np.float32))
-            state["exp_avg"] = _wrap(np.zeros_like(p._array))
-            state["exp_avg_sq"] = _wrap(np.zeros_like(p._array))
-        g = -grad if group["maximize"] else grad
-        state["step"]._array += 1
-        t = float(state["step"]._array)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p._array *= 1 - lr * wd
-            else:
-                g = g + wd * p._array
+        lr, (b1, b2), eps = group["lr"], group["betas"], group["eps"]
+        g, t = begin_step(p, grad, state, group, "exp_avg", "exp_avg_sq", mu_product=np.array(1.0, np.float32))
         psi = group["momentum_decay"]
         mu = b1 * (1.0 - 0.5 * 0.96 ** (t * psi))
         mu_next = b1 * (1.0 - 0.5 * 0.96 ** ((t + 1) * psi))
         state["mu_product"]._array *= np.float32(mu)  # kept as a float32 tensor, as PyTorch keeps it
         mu_product = float(state["mu_product"]._array)
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (1 - b1) * (g - m)
-        v *= b2
-        v += (1 - b2) * g * g
+        m, v = moments(state, g, b1, b2)
         denom = np.sqrt(v / (1 - b2**t)) + eps
         p._array += (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
         p._array += (-lr * mu_next / (1.0 - mu_product * mu_next)) * (m / denom)

@@ -155,3 +155,24 @@ def check_flags(differentiable: bool) -> None:
     if differentiable:
         raise NotImplementedError("tinygrad_edu's optimizers update parameters in place with numpy: "
                                   "differentiable=True is not supported")
+
+
+def begin_step(p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any], *buffers: str,
+               **initial: np.ndarray) -> tuple[np.ndarray, float]:
+    """How the adaptive optimizers (Adam and its relatives, Adadelta) begin a parameter's step. On the first, its
+    state: ``step``, the ``initial`` values, then the named ``buffers`` as zeros of p's shape (the order a
+    state_dict shows). Then the step is counted, the gradient negated for ``maximize``, and weight decay applied:
+    wd * p added to the gradient, or, with ``decoupled_weight_decay``, p itself shrunk by lr * wd * p (AdamW's way).
+    Returns the gradient to use and the step number t (1, 2, ...)."""
+    if not state:
+        state["step"] = _wrap(np.array(0.0, dtype=np.float32))
+        state.update({name: _wrap(value) for name, value in initial.items()})
+        state.update({name: _wrap(np.zeros_like(p._array)) for name in buffers})
+    g = -grad if group["maximize"] else grad
+    state["step"]._array += 1
+    if (wd := group["weight_decay"]) != 0:
+        if group.get("decoupled_weight_decay"):
+            p._array *= 1 - group["lr"] * wd
+        else:
+            g = g + wd * p._array
+    return g, float(state["step"]._array)

@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from .._tensor import Tensor, _wrap
-from ._checks import check_betas
-from .optimizer import Optimizer, check_flags
+from .._tensor import Tensor
+from ._checks import check_values
+from .adam import moments
+from .optimizer import Optimizer, begin_step, check_flags
 
 
 class RAdam(Optimizer):
@@ -30,13 +31,7 @@ class RAdam(Optimizer):
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8, weight_decay: float = 0,
                  decoupled_weight_decay: bool = False, *, foreach: bool | None = None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False) -> None:
-        if not lr >= 0.0:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not eps >= 0.0:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        check_betas(betas)
-        if not weight_decay >= 0.0:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        check_values(lr=lr, eps=eps, betas=betas, weight_decay=weight_decay)
         check_flags(differentiable)
         defaults = {"lr": lr, "betas": betas, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
                     "foreach": foreach, "capturable": capturable, "decoupled_weight_decay": decoupled_weight_decay,
@@ -44,23 +39,9 @@ class RAdam(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
-        lr, wd, (b1, b2), eps = group["lr"], group["weight_decay"], group["betas"], group["eps"]
-        if not state:
-            state["step"] = _wrap(np.array(0.0, dtype=np.float32))
-            state["exp_avg"] = _wrap(np.zeros_like(p._array))
-            state["exp_avg_sq"] = _wrap(np.zeros_like(p._array))
-        g = -grad if group["maximize"] else grad
-        state["step"]._array += 1
-        t = float(state["step"]._array)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p._array *= 1 - lr * wd
-            else:
-                g = g + wd * p._array
-        m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-        m += (1 - b1) * (g - m)
-        v *= b2
-        v += (1 - b2) * g * g
+        lr, (b1, b2), eps = group["lr"], group["betas"], group["eps"]
+        g, t = begin_step(p, grad, state, group, "exp_avg", "exp_avg_sq")
+        m, v = moments(state, g, b1, b2)
         bc1, bc2 = 1 - b1**t, 1 - b2**t
         m_hat = m / bc1
         rho_inf = 2 / (1 - b2) - 1
