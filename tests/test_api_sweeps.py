@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, oracle, outcome, raises
 
 import tinygrad_edu as tg
 
@@ -132,3 +132,75 @@ def test_multinomial_and_the_weighted_sampler_refuse_in_pytorchs_words(weights: 
     their own words, and WeightedRandomSampler, which calls multinomial, says what it says."""
     raises(lambda lib: lib.multinomial(lib.tensor(weights, dtype=lib.float64), n, replacement), RuntimeError, message)
     raises(lambda lib: list(lib.utils.data.WeightedRandomSampler(weights, n, replacement)), RuntimeError, message)
+
+
+# -- PyTorch's intermediate autograd tutorials: forward-mode gradcheck, dicts in torch.func, ensembles ---------------
+def test_gradcheck_checks_forward_mode_alone() -> None:
+    """``check_forward_ad=True, check_backward_ad=False``: a Function with only a jvp is checked by its J·t columns
+    (the forward-mode tutorial), and a wrong jvp is caught with PyTorch's message."""
+
+    def check(lib: ModuleType, factor: float) -> Any:
+        class Exp(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx: Any, x: Any) -> Any:
+                ctx.result = x.exp()
+                return ctx.result
+
+            @staticmethod
+            def jvp(ctx: Any, g: Any) -> Any:
+                return g * ctx.result * factor
+
+        x = lib.tensor([0.5, 1.0], dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True, check_backward_ad=False,
+                                      check_undefined_grad=False, check_batched_grad=False)
+
+    expected = {1.0: (None, "True", []), 2.0: (
+        "GradcheckError", "Jacobian computed with forward mode mismatch for output 0 with respect to input 0,\n"
+        "numerical:tensor([[1.6487, 0.0000],\n        [0.0000, 2.7183]], dtype=tinygrad_edu.float64)\n"
+        "analytical:tensor([[3.2974, 0.0000],\n        [0.0000, 5.4366]], dtype=tinygrad_edu.float64)\n", [])}
+    for factor, result in expected.items():
+        assert outcome(lambda lib: check(lib, factor), tg) == result  # noqa: B023  (called at once)
+        torch = oracle()
+        if torch is not None:  # (PyTorch's forward-mode gradcheck warns about its own torch.jit use: not compared)
+            assert outcome(lambda lib: check(lib, factor), torch)[:2] == result[:2]  # noqa: B023
+    x = tg.tensor([0.5, 1.0], dtype=tg.float64, requires_grad=True)
+    assert tg.autograd.gradcheck(lambda a: (a.sin() * a, a.exp()), (x,), check_forward_ad=True)
+
+
+def test_func_transforms_take_dicts_of_tensors() -> None:
+    """A model's parameters as a dict, as the tutorials pass them: jacrev, vjp and jvp give dicts back."""
+
+    def run(lib: ModuleType) -> Any:
+        p = {"w": lib.tensor([1.0, 2.0]), "b": lib.tensor(3.0)}
+
+        def f(p: dict) -> Any:
+            return (p["w"] * p["w"]).sum() * p["b"]
+
+        _, vjp_fn = lib.func.vjp(f, p)
+        return (lib.func.jacrev(f)(p), vjp_fn(lib.tensor(1.0)),
+                lib.func.jvp(f, (p,), ({"w": lib.ones(2), "b": lib.tensor(1.0)},)),
+                lib.func.jacrev(lambda p, x: p["w"] * x + p["b"], argnums=(0, 1))(p, lib.tensor([1.0, -1.0])))
+
+    as_pytorch(run, (None, "({'w': tensor([ 6., 12.]), 'b': tensor(5.)}, "
+                           "({'w': tensor([ 6., 12.]), 'b': tensor(5.)},), (tensor(15.), tensor(23.)), "
+                           "({'w': tensor([[ 1., -0.],\n        [ 0., -1.]]), "
+                           "'b': tensor([1., 1.])}, tensor([[1., 0.],\n        [0., 2.]])))", []))
+
+
+def test_stack_module_state_and_vmap_run_an_ensemble() -> None:
+    def run(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        models = [lib.nn.Linear(3, 2) for _ in range(3)]
+        params, buffers = lib.func.stack_module_state(models)
+        x = lib.randn(4, 3)
+        out = lib.vmap(lambda p, b, x: lib.func.functional_call(models[0], (p, b), (x,)), (0, 0, None))(
+            params, buffers, x)
+        return ({k: (tuple(v.shape), v.requires_grad, v.is_leaf) for k, v in params.items()}, buffers,
+                tuple(out.shape), lib.allclose(out[1], models[1](x)), lib.vmap is lib.func.vmap)
+
+    as_pytorch(run, (None, "({'weight': ((3, 2, 3), True, True), 'bias': ((3, 2), True, True)}, {}, (3, 4, 2), "
+                           "True, True)", []))
+    raises(lambda lib: lib.func.stack_module_state([]), RuntimeError,
+           "stack_module_state: Expected at least one model, got 0.")
+    raises(lambda lib: lib.func.stack_module_state([lib.nn.Linear(1, 1), lib.nn.Linear(1, 1).eval()]), RuntimeError,
+           "stack_module_state: Expected all models to have the same training/eval mode.")

@@ -90,6 +90,7 @@ from .core.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from .func import vmap  # (torch.vmap is torch.func.vmap)
 
 __version__ = "0.1.0"
 autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)

@@ -17,6 +17,7 @@ transform                     what it computes                           how, he
 ``linearize(f, x)``           f(x), and the function t ↦ J·t             a jvp per call
 ``vmap(f)``                   f on every slice of a batch, stacked       a loop over the batch (see :func:`vmap`)
 ``functional_call(m, p, x)``  the module m run with the parameters p     the parameters swapped in for the call
+``stack_module_state(ms)``    several models' parameters, stacked        for ``vmap`` over an ensemble
 ============================  =========================================  ===========================================
 
 How it works here: a transform differentiates with the autograd of this library (``autograd.grad`` and
@@ -42,8 +43,8 @@ from .core.tensor import Tensor
 from .nn.module import Module
 from .ops.shape import stack
 
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize", "vjp",
-           "vmap"]
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp", "linearize",
+           "stack_module_state", "vjp", "vmap"]
 
 Argnums = int | tuple[int, ...]
 
@@ -173,21 +174,23 @@ def grad(func: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False) 
 def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple:
     """``(f(*primals), vjp_fn)``: ``vjp_fn(v)`` gives vᵀJ, one tensor per primal (a tuple), by a backward pass
     through the graph recorded once (call it as often as you like). With ``has_aux``: ``(output, vjp_fn, aux)``."""
-    outer = any(isinstance(p, Tensor) and p.requires_grad for p in primals)
+    outer = any(p.requires_grad for p in _leaves(primals))
     xs = [_fresh(p) for p in primals]
     with enable_grad():
         out, aux = _split_aux(func(*xs), has_aux, "vjp(f, *primals)")
     outs = _leaves(out)
     done = (lambda t: t) if outer else _lowered
 
-    def vjp_fn(cotangents: Any) -> tuple[Tensor, ...]:
+    inputs = _leaves(xs)  # (a primal may be a dict or tuple of tensors, a model's parameters: its gradient is one too)
+
+    def vjp_fn(cotangents: Any) -> tuple[Any, ...]:
         cts = _leaves(cotangents)
         used = [(o, c) for o, c in zip(outs, cts) if o.requires_grad]
         with enable_grad():
-            gs = _autograd_grad([o for o, _ in used], xs, [c for _, c in used], retain_graph=True,
+            gs = _autograd_grad([o for o, _ in used], inputs, [c for _, c in used], retain_graph=True,
                                 create_graph=outer, allow_unused=True,
-                                materialize_grads=True) if used else [wrap(np.zeros_like(x._array)) for x in xs]
-        return tuple(done(g) for g in gs)
+                                materialize_grads=True) if used else [wrap(np.zeros_like(x._array)) for x in inputs]
+        return tuple(_rebuilt(xs, iter([done(g) for g in gs])))
 
     result = _map(done, out)
     return (result, vjp_fn, _map(done, aux)) if has_aux else (result, vjp_fn)
@@ -229,10 +232,13 @@ def jacrev(func: Callable[..., Any], argnums: Argnums = 0, *, has_aux: bool = Fa
     return wrapper
 
 
-def _rows_to_jacobian(rows: list[tuple], j: int, out: Tensor, x: Tensor) -> Tensor:
-    if not rows:
-        return wrap(np.zeros(tuple(out.shape) + tuple(x.shape), x._array.dtype))
-    return stack([row[j] for row in rows]).reshape(tuple(out.shape) + tuple(x.shape))
+def _rows_to_jacobian(rows: list[tuple], j: int, out: Tensor, x: Any) -> Any:
+    """The block of ``out``'s Jacobian for argument j, ``x``: shaped ``out.shape + x.shape``, or for a dict (or tuple)
+    of tensors, a dict of such blocks, one per tensor."""
+    blocks = [stack([_leaves(row[j])[n] for row in rows]).reshape(tuple(out.shape) + tuple(leaf.shape)) if rows else
+              wrap(np.zeros(tuple(out.shape) + tuple(leaf.shape), leaf._array.dtype))
+              for n, leaf in enumerate(_leaves(x))]
+    return _rebuilt(x, iter(blocks))
 
 
 # -- forward mode -----------------------------------------------------------------------------------------------------
@@ -258,10 +264,11 @@ def jvp(func: Callable[..., Any], primals: tuple, tangents: tuple, *, strict: bo
         raise NotImplementedError("tinygrad_edu.func.jvp: forward mode has one level at a time here, and a jvp (or "
                                   "jacfwd) is already running around this one. Compose forward over reverse instead: "
                                   "jacfwd(jacrev(f)), or jvp(grad(f), ...).")
-    outer = any(isinstance(x, Tensor) and x.requires_grad for x in (*primals, *tangents))
+    outer = any(x.requires_grad for x in _leaves((primals, tangents)))
     done = (lambda t: t) if outer else _lowered
-    with fwAD.dual_level():
-        duals = [fwAD.make_dual(p, t) for p, t in zip(primals, tangents)]
+    with fwAD.dual_level():  # (a primal may be a dict or tuple of tensors, its tangent the same structure)
+        duals = [_rebuilt(p, iter([fwAD.make_dual(a, b) for a, b in zip(_leaves(p), _leaves(t))]))
+                 for p, t in zip(primals, tangents)]
         out, aux = _split_aux(func(*duals), has_aux, "jvp(f, primals, tangents)")
 
         def split(o: Tensor) -> tuple[Tensor, Tensor]:
@@ -483,3 +490,19 @@ def functional_call(module: Module, parameter_and_buffer_dicts: dict[str, Tensor
     finally:
         for owner, leaf, original in reversed(swapped):
             owner._parameters[leaf] = original
+
+
+def stack_module_state(models: Sequence[Module]) -> tuple[dict[str, Tensor], dict[str, Tensor]]:
+    """``(params, buffers)``: the parameters and buffers of several models of one architecture, each name's tensors
+    stacked along a new first dim, to run the whole ensemble at once: ``vmap(lambda p, b, x: functional_call(
+    models[0], (p, b), x), (0, 0, None))(params, buffers, x)``. The stacked parameters are new leaves, unrelated to
+    the models' own (pass them to an optimizer); they require grad where the models' do."""
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    named = [dict(m.named_parameters()) for m in models]
+    params = {k: stack([n[k].detach() for n in named]).requires_grad_(p.requires_grad)
+              for k, p in named[0].items()}
+    named = [dict(m.named_buffers()) for m in models]
+    return params, {k: stack([n[k] for n in named]) for k in named[0]}

@@ -32,6 +32,7 @@ from .._creation import rand
 from ..core.function import learners_gradients
 from ..core.function import wrap as _wrap
 from ..core.tensor import Tensor
+from . import forward_ad
 from .engine import grad
 
 # PyTorch's gradcheck takes these too; those not read below change nothing (no sparse, batched or forward-mode AD).
@@ -94,6 +95,37 @@ def _analytical_jacobians(outputs: tuple[Tensor, ...], inputs: list[Tensor]) -> 
     return jac
 
 
+def _forward_jacobians(func: Callable, inputs: tuple, diff: list[int], keep: list[int]) -> list[list[np.ndarray]]:
+    """jac[o][j] as :func:`_analytical_jacobians` gives it, from forward mode instead: each number of input j given
+    the tangent 1 in turn (the others 0), the kept outputs' tangents are one row of each Jacobian."""
+    outputs = _outputs(func(*inputs))
+    jac = [[np.zeros((inputs[i].numel(), outputs[k].numel())) for i in diff] for k in keep]
+    for j, i in enumerate(diff):
+        x = inputs[i]
+        for row in range(x.numel()):
+            tangent = np.zeros(x._array.shape, dtype=x._array.dtype)
+            tangent.reshape(-1)[row] = 1
+            with forward_ad.dual_level():
+                args = list(inputs)
+                args[i] = forward_ad.make_dual(x, _wrap(tangent))
+                results = _outputs(func(*args))
+                for o, k in enumerate(keep):
+                    t = forward_ad.unpack_dual(results[k]).tangent
+                    if t is not None:
+                        jac[o][j][row] = t._array.astype(np.float64).ravel()
+    return jac
+
+
+def _compare(numerical: list[np.ndarray], analytical: list[np.ndarray], x: Tensor, j: int, rtol: float, atol: float,
+             mode: str) -> None:
+    """Raise GradcheckError, showing both Jacobians, where they differ (``mode``: how the analytical one was made)."""
+    for o, (num, ana) in enumerate(zip(numerical, analytical)):
+        if num.shape != ana.shape or not np.allclose(ana, num, rtol=rtol, atol=atol):
+            shown = x._array.dtype  # (PyTorch builds both in the input's dtype)
+            raise GradcheckError(f"Jacobian {mode}mismatch for output {o:d} with respect to input {j:d},\n"
+                                 f"numerical:{_wrap(num.astype(shown))}\nanalytical:{_wrap(ana.astype(shown))}\n")
+
+
 def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | Sequence[Any], *,
               eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3, raise_exception: bool = True,
               **options: Any) -> bool:
@@ -130,6 +162,19 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
                     return False
                 raise GradcheckError("Numerical gradient for function expected to be zero")
         return True
+    if options.get("check_forward_ad", False):  # J·t from forward mode (a Function's jvp), column by column
+        try:
+            forward = _forward_jacobians(func, inputs, diff, keep)
+            for j, i in enumerate(diff):
+                numerical = _numerical_jacobians(func, inputs, i, eps)
+                _compare([numerical[k] for k in keep], [f[j] for f in forward], inputs[i], j, rtol, atol,
+                         "computed with forward mode ")
+        except GradcheckError:
+            if raise_exception:
+                raise
+            return False
+    if not options.get("check_backward_ad", True):
+        return True
     checked = tuple(outputs[k] for k in keep)
     analytical = _analytical_jacobians(checked, [inputs[i] for i in diff])
     again = _analytical_jacobians(checked, [inputs[i] for i in diff])  # backward must give the same numbers again
@@ -138,16 +183,10 @@ def gradcheck(func: Callable[..., Tensor | Sequence[Tensor]], inputs: Tensor | S
         if not raise_exception:
             return False
         raise GradcheckError(_NOT_REENTRANT.format(float(options.get("nondet_tol", 0.0))))
-    for j, i in enumerate(diff):
-        numerical = _numerical_jacobians(func, inputs, i, eps)
-        for o, (num, ana) in enumerate(zip((numerical[k] for k in keep), (a[j] for a in analytical))):
-            if num.shape != ana.shape or not np.allclose(ana, num, rtol=rtol, atol=atol):
-                if not raise_exception:
-                    return False
-                shown = inputs[i]._array.dtype  # (PyTorch builds both in the input's dtype)
-                raise GradcheckError(f"Jacobian mismatch for output {o:d} with respect to input {j:d},\n"
-                                     f"numerical:{_wrap(num.astype(shown))}\nanalytical:{_wrap(ana.astype(shown))}\n")
     try:
+        for j, i in enumerate(diff):
+            numerical = _numerical_jacobians(func, inputs, i, eps)
+            _compare([numerical[k] for k in keep], [a[j] for a in analytical], inputs[i], j, rtol, atol, "")
         _backward_multiplies_by_grad_output(checked, [inputs[i] for i in diff])
         if options.get("check_undefined_grad", True):
             _undefined_grads_give_none_or_zeros(checked)
