@@ -204,3 +204,44 @@ def test_stack_module_state_and_vmap_run_an_ensemble() -> None:
            "stack_module_state: Expected at least one model, got 0.")
     raises(lambda lib: lib.func.stack_module_state([lib.nn.Linear(1, 1), lib.nn.Linear(1, 1).eval()]), RuntimeError,
            "stack_module_state: Expected all models to have the same training/eval mode.")
+
+
+def test_addmv_and_its_gradients() -> None:
+    def run(lib: ModuleType) -> Any:
+        m = lib.tensor([1.0, 2.0], requires_grad=True)
+        a = lib.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        v = lib.tensor([1.0, 0.0, -1.0], requires_grad=True)
+        y = lib.addmv(m, a, v, beta=0.5, alpha=2)
+        y.sum().backward()
+        return y, m.grad, a.grad, v.grad, m.detach().addmv(a.detach(), v.detach())
+
+    as_pytorch(run, (None, "(tensor([-3.5000, -3.0000], grad_fn=<AddmvBackward0>), tensor([0.5000, 0.5000]), "
+                           "tensor([[ 2.,  0., -2.],\n        [ 2.,  0., -2.]]), tensor([10., 14., 18.]), "
+                           "tensor([-1.,  0.]))", []))
+    raises(lambda lib: lib.addmv(lib.ones(2), lib.ones(2, 3), lib.ones(2)), RuntimeError,
+           "size mismatch, got input (2), mat (2x3), vec (2)")
+    b = tg.tensor([[1.0, 2.0], [3.0, -1.0], [0.5, 0.0]], dtype=tg.float64, requires_grad=True)
+    assert tg.autograd.gradcheck(lambda i, m, v: tg.addmv(i, m, v, beta=0.3, alpha=-2),
+                                 (tg.ones(3, dtype=tg.float64, requires_grad=True), b,
+                                  tg.tensor([2.0, 1.0], dtype=tg.float64, requires_grad=True)))
+
+
+def test_factories_write_into_out() -> None:
+    """``torch.rand(2, 2, out=c)`` (PyTorch's tensors tutorial): drawn in c's dtype, c resized, in place for views."""
+
+    def run(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        c = lib.zeros(3, dtype=lib.float64)
+        e = lib.empty(2, 2)
+        row = e[0]
+        lib.ones(2, 2, out=e)
+        return (lib.rand(2, 2, out=c), c.dtype, lib.arange(3, out=lib.empty(0, dtype=lib.long)),
+                lib.randint(0, 5, (3,), out=lib.empty(3, dtype=lib.long)), row, e._version)
+
+    as_pytorch(run, (None, "(tensor([[0.9701, 0.7078],\n        [0.4594, 0.9207]], dtype=tinygrad_edu.float64), "
+                           "tinygrad_edu.float64, tensor([0, 1, 2]), tensor([2, 3, 1]), tensor([1., 1.]), 1)", []))
+    raises(lambda lib: lib.rand(2, out=lib.empty(2), dtype=lib.float64), RuntimeError,
+           "dtype Double does not match dtype of out parameter (Float)")
+    raises(lambda lib: lib.rand(2, out=lib.empty(2, requires_grad=True)), RuntimeError,
+           "aten::rand(): functions with out=... arguments don't support automatic differentiation, but one of the "
+           "arguments requires grad.")

@@ -7,8 +7,9 @@ PyTorch's does, number for number (``_generator.py``): after ``manual_seed(0)``,
 
 from __future__ import annotations
 
+import functools
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from ._device import on_cpu
 from ._generator import Generator
 from .core.function import Function
 from .core.function import wrap as _wrap
+from .core.grad_mode import GradMode
 from .core.tensor import Tensor
 
 default_generator = Generator()  # the one manual_seed seeds (PyTorch's default CPU generator)
@@ -244,18 +246,48 @@ def _needs_size(name: str, size: tuple) -> None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
 
 
+
+def _with_out(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
+    """``out=``: the factory's numbers written into a tensor the caller gives (``torch.rand(2, 2, out=c)``), drawn
+    in its dtype and resized to the shape asked for; another ``dtype=`` is refused, as PyTorch refuses it."""
+
+    @functools.wraps(factory)
+    def made(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Tensor:
+        if out is None:
+            return factory(*args, **kwargs)
+        asked = kwargs.get("dtype")
+        if asked is not None and _dtype.from_numpy(_np_dtype(asked)) != out.dtype:
+            names = [_dtype.LEGACY_NAMES[d].removesuffix("Tensor") for d in (_dtype.from_numpy(_np_dtype(asked)),
+                                                                              out.dtype)]
+            raise RuntimeError(f"dtype {names[0]} does not match dtype of out parameter ({names[1]})")
+        if out.requires_grad and GradMode.enabled:
+            raise RuntimeError(f"aten::{factory.__name__}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        result = factory(*args, **{**kwargs, "dtype": out.dtype})._array
+        if out._array.shape == result.shape:
+            np.copyto(out._array, result)  # (in place: views of out see the new numbers)
+        else:
+            out._array = result
+        out._version_counter[0] += 1
+        return out
+
+    return made
+
+@_with_out
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
     _needs_size("zeros", size)
     return _finish(np.zeros(_size(size, "zeros"), _np_dtype(dtype)), requires_grad, "zeros")
 
 
+@_with_out
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
     _needs_size("ones", size)
     return _finish(np.ones(_size(size, "ones"), _np_dtype(dtype)), requires_grad, "ones")
 
 
+@_with_out
 def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     """A tensor whose values are "uninitialised": PyTorch leaves whatever was in memory (fast, when every
     element is about to be written); here they are zeros, but code must not rely on that."""
@@ -264,6 +296,7 @@ def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: An
     return _finish(np.zeros(_size(size, "empty"), _np_dtype(dtype)), requires_grad, "empty")
 
 
+@_with_out
 def full(size: Sequence[int], fill_value: Any = _MISSING, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
     on_cpu(device)
@@ -306,6 +339,7 @@ def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, de
     return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
+@_with_out
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     on_cpu(device)
     for name, size in (("n", n), ("m", m)):
@@ -314,6 +348,7 @@ def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = F
     return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
 
 
+@_with_out
 def arange(start: float, end: float | None = None, step: float = 1, dtype: Any = None,
            requires_grad: bool = False, device: Any = None) -> Tensor:
     """``arange(5)`` -> 0..4 (int64); with any float argument the result is float32."""
@@ -350,6 +385,7 @@ def _range_values(start: float, step: float, n: int, out: np.dtype) -> np.ndarra
     return np.where(i < n - n % (2 * lanes), in_vector, alone).astype(out)
 
 
+@_with_out
 def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,  # type: ignore[assignment]
              requires_grad: bool = False, device: Any = None) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both ends included.
@@ -385,6 +421,7 @@ def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,
 _WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
 
 
+@_with_out
 def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
          requires_grad: bool = False, device: Any = None) -> Tensor:
     """Uniform random numbers in [0, 1). (The shape as ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``.)"""
@@ -393,6 +430,7 @@ def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | 
     return _finish((generator or default_generator).uniform(shape, _np_dtype(dtype)), requires_grad, "rand")
 
 
+@_with_out
 def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
           requires_grad: bool = False, device: Any = None) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1); the shape given as for :func:`rand`."""
@@ -401,6 +439,7 @@ def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator |
     return _finish((generator or default_generator).normal(shape, _np_dtype(dtype)), requires_grad, "randn")
 
 
+@_with_out
 def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
     """Random integers in [low, high): ``randint(low, high, size)``, or ``randint(high, size)`` from 0."""
@@ -458,6 +497,7 @@ class _NormalBoth(_Normal):
 _NORMAL = {(True, False): _Normal, (False, True): _NormalStd, (True, True): _NormalBoth}
 
 
+@_with_out
 def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
     on_cpu(device)
     return _wrap((generator or default_generator).permutation(n).astype(_np_dtype(dtype, np.int64)))

@@ -161,9 +161,10 @@ atan2, arctan2, hypot, logaddexp = (_tensors_only(n) for n in ("atan2", "arctan2
 logical_and, logical_or, logical_xor = (_tensors_only(n) for n in ("logical_and", "logical_or", "logical_xor"))
 
 # fused and other products
-__all__ += ["addcdiv", "addcmul", "addmm", "baddbmm", "cdist", "cross", "dist", "einsum", "ger", "inner", "kron",
-            "outer", "tensordot"]
+__all__ += ["addcdiv", "addcmul", "addmm", "addmv", "baddbmm", "cdist", "cross", "dist", "einsum", "ger", "inner",
+            "kron", "outer", "tensordot"]
 addcmul, addcdiv, addmm, baddbmm = elementwise.addcmul, elementwise.addcdiv, linalg.addmm, linalg.baddbmm
+addmv = linalg.addmv
 outer = ger = linalg.outer
 inner, kron, cross, dist, cdist = linalg.inner, linalg.kron, linalg.cross, linalg.dist, linalg.cdist
 tensordot, einsum = linalg.tensordot, linalg.einsum

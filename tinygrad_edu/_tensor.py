@@ -502,7 +502,7 @@ class Tensor(_core.Tensor):
     def bmm(self, other: Tensor) -> Tensor:
         return linalg.Bmm.apply(self, other)
 
-    addmm, baddbmm = linalg.addmm, linalg.baddbmm
+    addmm, baddbmm, addmv = linalg.addmm, linalg.baddbmm, linalg.addmv
     outer = ger = linalg.outer
     inner, kron, cross, dist = linalg.inner, linalg.kron, linalg.cross, linalg.dist
 

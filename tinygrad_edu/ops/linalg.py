@@ -440,6 +440,41 @@ class Baddbmm(AddmmScaled):
     batched = True
 
 
+class Addmv(Function):
+    """``beta * input + alpha * (mat @ vec)``: a matrix times a vector, added to input (broadcast to its length)::
+
+        dinput = beta * g (summed down),   dmat = alpha * g vecᵀ (an outer product),   dvec = alpha * matᵀ g
+    """
+
+    node_name = "AddmvBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, input: Tensor, mat: Tensor, vec: Tensor, beta: float, alpha: float) -> np.ndarray:
+        a, m, v = input._array, mat._array, vec._array
+        if m.ndim != 2 or v.ndim != 1 or m.shape[1] != v.shape[0]:
+            raise RuntimeError(f"size mismatch, got input ({_shape_str(a)}), mat ({_shape_str(m)}), vec "
+                               f"({_shape_str(v)})")
+        _check_dtypes(a, m, v)
+        ctx.save_for_backward(mat if ctx.needs_input_grad[2] else None, vec if ctx.needs_input_grad[1] else None)
+        ctx.beta, ctx.alpha = beta, alpha
+        broadcast_from(ctx, input)
+        product = m @ v
+        return _beta_input(a, beta, product.shape) + (product if alpha == 1 else product * a.dtype.type(alpha))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        mat, vec = ctx.saved_tensors
+        di = _scaled(g, ctx.beta) if ctx.needs_input_grad[0] else None
+        dm = _scaled(g.unsqueeze(1) * vec.unsqueeze(0), ctx.alpha) if ctx.needs_input_grad[1] else None
+        dv = _scaled(mat.t() @ g, ctx.alpha) if ctx.needs_input_grad[2] else None
+        return di, dm, dv, None, None
+
+
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
+    """``beta * input + alpha * mat @ vec`` as one node, AddmvBackward0."""
+    return Addmv.apply(input, mat, vec, beta, alpha)
+
+
 def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta: float = 1, alpha: float = 1) -> Tensor:
     """``beta * input + alpha * mat1 @ mat2`` as one node, AddmmBackward0: a Linear layer's forward."""
     if beta == 1 and alpha == 1 and mat1._array.ndim == 2 and mat2._array.ndim == 2:
