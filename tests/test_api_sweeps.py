@@ -245,3 +245,11 @@ def test_factories_write_into_out() -> None:
     raises(lambda lib: lib.rand(2, out=lib.empty(2, requires_grad=True)), RuntimeError,
            "aten::rand(): functions with out=... arguments don't support automatic differentiation, but one of the "
            "arguments requires grad.")
+
+
+def test_one_hot_of_an_empty_tensor() -> None:
+    """Without num_classes there is no largest index to count from (makemore's pitfalls): PyTorch refuses."""
+    raises(lambda lib: lib.nn.functional.one_hot(lib.tensor([], dtype=lib.long)), RuntimeError,
+           "Can not infer total number of classes from empty tensor.")
+    as_pytorch(lambda lib: lib.nn.functional.one_hot(lib.tensor([], dtype=lib.long), 3),
+               (None, "tensor([], size=(0, 3), dtype=tinygrad_edu.int64)", []))

@@ -588,7 +588,9 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
     if t.size and t.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
-    n = (int(t.max()) + 1 if t.size else 0) if num_classes == -1 else num_classes
+    if num_classes == -1 and not t.size:
+        raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    n = int(t.max()) + 1 if num_classes == -1 else num_classes
     if t.size and t.max() >= n:
         raise RuntimeError("Class values must be smaller than num_classes.")
     return _wrap((t[..., None] == np.arange(n)).astype(np.int64))
