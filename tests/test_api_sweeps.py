@@ -253,3 +253,17 @@ def test_one_hot_of_an_empty_tensor() -> None:
            "Can not infer total number of classes from empty tensor.")
     as_pytorch(lambda lib: lib.nn.functional.one_hot(lib.tensor([], dtype=lib.long), 3),
                (None, "tensor([], size=(0, 3), dtype=tinygrad_edu.int64)", []))
+
+
+def test_dtype_arithmetic() -> None:
+    """result_type, promote_types and can_cast: PyTorch's promotion rules asked directly (its math docstrings)."""
+    as_pytorch(lambda lib: (lib.result_type(lib.tensor([1, 2], dtype=lib.uint8), 1.0),
+                            lib.result_type(lib.tensor([1, 2], dtype=lib.uint8), lib.tensor(1)),
+                            lib.result_type(2, 3.5),
+                            lib.promote_types(lib.int32, lib.float32), lib.promote_types(lib.uint8, lib.int8),
+                            lib.can_cast(lib.double, lib.float), lib.can_cast(lib.float, lib.int),
+                            lib.can_cast(lib.int, lib.bool)),
+               (None, "(tinygrad_edu.float32, tinygrad_edu.uint8, tinygrad_edu.float32, tinygrad_edu.float32, "
+                      "tinygrad_edu.int16, True, False, False)", []))
+    raises(lambda lib: lib.promote_types(lib.float32, 3), TypeError,
+           "promote_types(): argument 'type2' (position 2) must be tinygrad_edu.dtype, not int")

@@ -14,7 +14,7 @@ from ._creation import _finish, _np_dtype
 from ._creation import normal as _creation_normal
 from ._out import write_out
 from .core.function import wrap as _wrap
-from .core.tensor import Tensor
+from .core.tensor import Tensor, _as_tensor
 from .core.tensor import function as _method
 from .ops import elementwise, linalg, reduce, selection, shape, strided
 
@@ -324,3 +324,29 @@ xlogy, logit, logit_ = elementwise.xlogy, _method("logit"), _method("logit_")
 def xlogy_(input: Tensor, other: Any) -> Tensor:
     """``tinygrad_edu.xlogy_(x, y)`` is ``x.xlogy_(y)``: x * log(y) written into x."""
     return input.xlogy_(other)
+
+
+# dtype arithmetic: what an operation's result type would be, without computing it
+__all__ += ["can_cast", "promote_types", "result_type"]
+
+
+def result_type(tensor1: Any, tensor2: Any) -> _dtype.dtype:
+    """The dtype ``tensor1 + tensor2`` would have: PyTorch's promotion, in which a Python number (or a 0-d tensor)
+    counts only if it is of a higher kind (``result_type(uint8 tensor, 1.0)`` is float32, with ``1`` uint8)."""
+    x, y = (_as_tensor(v) for v in (tensor1, tensor2))
+    return _dtype.from_numpy(_dtype.binary_result_type(x, y))
+
+
+def promote_types(type1: _dtype.dtype, type2: _dtype.dtype) -> _dtype.dtype:
+    """The smallest dtype both convert to without losing their kind: int32 and float32 give float32."""
+    for i, t in enumerate((type1, type2)):
+        if not isinstance(t, _dtype.dtype):
+            raise TypeError(f"promote_types(): argument 'type{i + 1}' (position {i + 1}) must be "
+                            f"tinygrad_edu.dtype, not {type(t).__name__}")
+    return _dtype.from_numpy(_dtype.promote_types(type1.np, type2.np))
+
+
+def can_cast(from_: _dtype.dtype, to: _dtype.dtype) -> bool:
+    """Whether PyTorch's casting rules allow an operation's result of type ``from_`` into ``to`` (an ``out=`` or an
+    in-place op): never to a lower kind (float to int, int to bool); within a kind, always (double to float)."""
+    return _dtype._KIND_RANK[from_.np.kind] <= _dtype._KIND_RANK[to.np.kind]
