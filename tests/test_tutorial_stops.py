@@ -307,3 +307,72 @@ def test_a_mask_of_the_wrong_shape(name: str) -> None:
     key, message = MASKS[name]
     raises(lambda lib: lib.arange(24).view(2, 3, 4)[tuple(lib.tensor(k) if isinstance(k, list) else k for k in key)],
            IndexError, message)
+
+
+# -- torch.autograd.graph.allow_mutation_on_saved_tensors (the example of PyTorch's autograd docs) ------------------
+def _mutated_after_saving(lib: ModuleType) -> Any:
+    """The docs' example: b is saved by pow, then changed in place; backward uses b as it was (a.grad = 2 b)."""
+    with lib.autograd.graph.allow_mutation_on_saved_tensors():
+        a = lib.ones(2, 3, requires_grad=True)
+        b = a.clone() * lib.tensor([1.0, 2.0, 3.0])
+        out = (b**2).sum()
+        shown = repr(b.sin_())
+        out.backward()
+    return shown, a.grad
+
+
+def test_a_saved_tensor_changed_in_place_inside_allow_mutation_on_saved_tensors() -> None:
+    as_pytorch(_mutated_after_saving,
+               (None, "('tensor([[0.8415, 0.9093, 0.1411],\\n        [0.8415, 0.9093, 0.1411]], "
+                      "grad_fn=<SinBackward0>)', tensor([[ 2.,  8., 18.],\n        [ 2.,  8., 18.]]))", []))
+
+
+def test_without_allow_mutation_the_same_change_is_refused() -> None:
+    def changed(lib: ModuleType) -> Any:
+        b = lib.ones(3, requires_grad=True).clone()
+        out = (b**2).sum()
+        b.sin_()
+        out.backward()
+
+    raises(changed, RuntimeError, "one of the variables needed for gradient computation has been modified by an "
+           "inplace operation: [tinygrad_edu.FloatTensor [3]], which is output 0 of Sin, is at version 1; expected "
+           "version 0 instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+           "gradient, with tinygrad_edu.autograd.set_detect_anomaly(True, check_nan=False).")
+
+
+def test_allow_mutation_on_saved_tensors_wants_backward_inside_it_and_does_not_nest() -> None:
+    def backward_after(lib: ModuleType) -> None:
+        with lib.autograd.graph.allow_mutation_on_saved_tensors():
+            out = (lib.ones(3, requires_grad=True).clone() ** 2).sum()
+        out.backward()
+
+    def nested(lib: ModuleType) -> None:
+        with lib.autograd.graph.allow_mutation_on_saved_tensors(), lib.autograd.graph.allow_mutation_on_saved_tensors():
+            pass
+
+    raises(backward_after, AssertionError, "Trying to backward outside of the 'allow_mutation_on_saved_tensors' "
+           "contextin which the graph was originally recorded.")
+    raises(nested, RuntimeError, "allow_mutation_on_saved_tensors contexts cannot be nested")
+    # a block that ended leaves the hooks and the switch as they were: the usual version check is back
+    assert tg.autograd.graph.SAVED_TENSOR_HOOKS == [] and tg.autograd.graph._MUTATION_ALLOWED == [False]
+
+
+# -- torch.autograd.set_multithreading_enabled and the anomaly_mode module ------------------------------------------
+def test_multithreading_switch_is_kept_as_pytorch_keeps_it() -> None:
+    def switched(lib: ModuleType) -> Any:
+        seen = [lib.autograd.is_multithreading_enabled()]
+        with lib.autograd.set_multithreading_enabled(False):
+            seen.append(lib.autograd.is_multithreading_enabled())
+        seen.append(lib.autograd.is_multithreading_enabled())
+        lib.autograd.set_multithreading_enabled(False)  # a plain call sets it until set back
+        seen.append(lib.autograd.is_multithreading_enabled())
+        lib.autograd.set_multithreading_enabled(True)
+        return seen
+
+    as_pytorch(switched, (None, "[True, False, True, False]", []))
+
+
+def test_anomaly_mode_module_holds_the_switches() -> None:
+    from tinygrad_edu.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
+
+    assert detect_anomaly is tg.autograd.detect_anomaly and set_detect_anomaly is tg.autograd.set_detect_anomaly

@@ -20,7 +20,8 @@ from ..ops.views import REPLAY  # (the switch _force_original_view_tracking sets
 
 __all__ = ["GradMode", "_force_original_view_tracking", "_unsafe_preserve_version_counter", "detect_anomaly",
            "enable_grad", "inference_mode", "is_anomaly_enabled", "is_grad_enabled", "is_inference_mode_enabled",
-           "is_view_replay_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled"]
+           "is_multithreading_enabled", "is_view_replay_enabled", "no_grad", "set_detect_anomaly", "set_grad_enabled",
+           "set_multithreading_enabled"]
 
 
 set_grad_enabled.__repr__ = lambda self: f"tinygrad_edu.autograd.grad_mode.set_grad_enabled(mode={self.grad})"
@@ -66,6 +67,33 @@ class detect_anomaly(set_detect_anomaly):  # noqa: N801
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                       "enabled for debugging.", UserWarning, stacklevel=2)
         super().__init__(True, check_nan)
+
+
+_MULTITHREADING = [True]  # PyTorch's default
+
+
+def is_multithreading_enabled() -> bool:
+    """Whether backward may run on worker threads (``set_multithreading_enabled``); True unless switched off."""
+    return _MULTITHREADING[0]
+
+
+class set_multithreading_enabled:  # noqa: N801  (PyTorch's name)
+    """PyTorch runs the backward passes of accelerator devices on threads of their own; ``mode=False`` keeps them on
+    the calling thread. This engine always runs on the calling thread, so only the setting is kept (for
+    ``is_multithreading_enabled``). A plain call sets it; as a context manager it puts the previous one back."""
+
+    def __init__(self, mode: bool) -> None:
+        self.mode, self.prev = mode, _MULTITHREADING[0]
+        _MULTITHREADING[0] = bool(mode)
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: object) -> None:
+        _MULTITHREADING[0] = self.prev
+
+    def clone(self) -> set_multithreading_enabled:
+        return type(self)(self.mode)
 
 
 class _unsafe_preserve_version_counter:  # noqa: N801  (PyTorch's name)

@@ -4,10 +4,11 @@ on the tensors it saves. The nodes themselves are the core's (``tinygrad_edu/cor
 from __future__ import annotations
 
 import abc
+import contextlib
 import heapq
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from .. import _messages as M
@@ -37,6 +38,7 @@ __all__ = [
     "Node",
     "PackedSavedTensor",
     "SavedTensor",
+    "allow_mutation_on_saved_tensors",
     "disable_saved_tensors_hooks",
     "edge_meta",
     "get_gradient_edge",
@@ -171,6 +173,63 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         super().__init__(lambda t: _wrap(t._array.copy()), lambda packed: packed)
+
+
+class _AllowMutationOnSavedContext:
+    """What an ``allow_mutation_on_saved_tensors`` block keeps: for each tensor saved inside it (through a small
+    handle, which is all the graph holds), the tensor, its version and its numbers when saved. Emptied when the
+    block ends, so a graph that outlives the block cannot be run."""
+
+    def __init__(self) -> None:
+        self.original: dict[object, tuple[Tensor, int, Any]] = {}
+
+    def clear(self) -> None:
+        self.original.clear()
+
+
+_MUTATION_ALLOWED = [False]  # is an allow_mutation_on_saved_tensors block open? (they do not nest)
+_OUTSIDE_MUTATION_BLOCK = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+                           "in which the graph was originally recorded.")  # (sic: PyTorch's words, run together)
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors() -> Iterator[_AllowMutationOnSavedContext]:
+    """Inside the block, a tensor saved for backward may be changed in place: backward uses the numbers it had when
+    it was saved, where otherwise it would refuse ("one of the variables needed for gradient computation has been
+    modified by an inplace operation")::
+
+        with tinygrad_edu.autograd.graph.allow_mutation_on_saved_tensors():
+            b = a.clone()
+            out = (b**2).sum()   # pow saves b
+            b.sin_()             # allowed: b's old numbers are kept for backward
+            out.backward()       # a.grad = 2 * (b before sin_)
+
+    Forward and backward must both run inside the block. It is saved-tensor hooks underneath, as in PyTorch: the
+    pack hook keeps each saved tensor with a copy of its numbers, the unpack hook gives the tensor back if it is
+    unchanged and the copy if it was changed. (PyTorch copies only when a change happens, which saves memory; the
+    gradients are the same.)"""
+    ctx = _AllowMutationOnSavedContext()
+
+    def pack(tensor: Tensor) -> object:
+        handle = object()
+        ctx.original[handle] = (tensor, tensor._version_counter[0], tensor._array.copy())
+        return handle
+
+    def unpack(handle: object) -> Tensor:
+        if not _MUTATION_ALLOWED[0] or handle not in ctx.original:
+            raise AssertionError(_OUTSIDE_MUTATION_BLOCK)
+        tensor, version, numbers = ctx.original[handle]
+        return tensor if tensor._version_counter[0] == version else _wrap(numbers)
+
+    with saved_tensors_hooks(pack, unpack):
+        if _MUTATION_ALLOWED[0]:
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        _MUTATION_ALLOWED[0] = True
+        try:
+            yield ctx
+        finally:
+            ctx.clear()
+            _MUTATION_ALLOWED[0] = False
 
 
 class PackedSavedTensor(SavedTensor):
