@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_values
+from ._ops import add_, addcmul_, sqrt
 from .optimizer import Optimizer, begin_step, check_flags
 
 
@@ -38,9 +39,12 @@ class Adadelta(Optimizer):
         rho, eps = group["rho"], group["eps"]
         g, _ = begin_step(p, grad, state, group, "square_avg", "acc_delta")
         v, u = state["square_avg"]._array, state["acc_delta"]._array
-        v *= rho
-        v += (1 - rho) * g * g
-        delta = np.sqrt(u + eps) / np.sqrt(v + eps) * g
-        u *= rho
-        u += (1 - rho) * delta * delta
-        p._array += -group["lr"] * delta
+        f = v.dtype.type
+        v *= f(rho)
+        addcmul_(v, g, g, value=1 - rho)
+        delta = sqrt(u + f(eps))
+        delta /= sqrt(v + f(eps))  # (sqrt(u + eps) / sqrt(v + eps)) * g, PyTorch's order
+        delta *= g
+        u *= f(rho)
+        addcmul_(u, delta, delta, value=1 - rho)
+        add_(p._array, delta, alpha=-group["lr"])

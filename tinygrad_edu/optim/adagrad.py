@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ._checks import check_values
+from ._ops import add, addcdiv_, addcmul_, sqrt
 from .optimizer import Optimizer, check_flags
 
 
@@ -52,9 +53,10 @@ class Adagrad(Optimizer):
         state["step"]._array += 1
         t = float(state["step"]._array)
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p._array
+            g = add(g, p._array, alpha=group["weight_decay"])
         clr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
         s = state["sum"]._array
-        s += g * g
-        std = np.sqrt(s) + p._array.dtype.type(group["eps"])
-        p._array += p._array.dtype.type(-clr) * g / std  # PyTorch's addcdiv order: (-clr * g) / std
+        addcmul_(s, g, g, value=1)
+        std = sqrt(s)
+        std += std.dtype.type(group["eps"])
+        addcdiv_(p._array, g, std, value=-clr)  # (-clr * g) / std, PyTorch's order

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_values
+from ._ops import addcdiv_, addcmul_, lerp_, sqrt
 from .optimizer import Optimizer, begin_step, check_flags
 
 
@@ -48,14 +48,16 @@ class Adam(Optimizer):
             v_max = state["max_exp_avg_sq"]._array
             np.maximum(v_max, v, out=v_max)
             v = v_max
-        denom = np.sqrt(v) / math.sqrt(1 - b2**t) + group["eps"]
-        p._array -= (lr / (1 - b1**t)) * (m / denom)
+        denom = sqrt(v) / v.dtype.type((1 - b2**t) ** 0.5)
+        denom += denom.dtype.type(group["eps"])
+        addcdiv_(p._array, m, denom, value=-(lr / (1 - b1**t)))  # (-lr/(1 - b1**t) * m) / denom: PyTorch's order
 
 
 def moments(state: dict[str, Any], g: np.ndarray, b1: float, b2: float) -> tuple[np.ndarray, np.ndarray]:
-    """Adam's running means, updated in place and returned: m of the gradient, v of its square."""
+    """Adam's running means, updated in place and returned: m of the gradient, v of its square (in PyTorch's
+    operations: ``m.lerp_(g, 1 - b1)``, ``v.mul_(b2).addcmul_(g, g, value=1 - b2)``)."""
     m, v = state["exp_avg"]._array, state["exp_avg_sq"]._array
-    m += (1 - b1) * (g - m)  # = b1 * m + (1 - b1) * g, in place
-    v *= b2
-    v += (1 - b2) * g * g
+    lerp_(m, g, 1 - b1)  # = b1 * m + (1 - b1) * g, in place
+    v *= v.dtype.type(b2)
+    addcmul_(v, g, g, value=1 - b2)
     return m, v

@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_values
+from ._ops import addcdiv_, lerp_
 from .optimizer import Optimizer, begin_step, check_flags
 
 
@@ -37,7 +38,7 @@ class Adamax(Optimizer):
         (b1, b2), eps = group["betas"], group["eps"]
         g, t = begin_step(p, grad, state, group, "exp_avg", "exp_inf")
         m, u = state["exp_avg"]._array, state["exp_inf"]._array
-        m += (1 - b1) * (g - m)
-        u *= b2
-        np.maximum(u, np.abs(g) + eps, out=u)
-        p._array += (-group["lr"] / (1 - b1**t)) * m / u
+        lerp_(m, g, 1 - b1)
+        u *= u.dtype.type(b2)
+        np.maximum(u, np.abs(g) + u.dtype.type(eps), out=u)
+        addcdiv_(p._array, m, u, value=-(group["lr"] / (1 - b1**t)))  # (-lr/(1 - b1**t) * m) / u, PyTorch's order

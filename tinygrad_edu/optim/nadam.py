@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_values
+from ._ops import addcdiv_, sqrt
 from .adam import moments
 from .optimizer import Optimizer, begin_step, check_flags
 
@@ -48,6 +49,8 @@ class NAdam(Optimizer):
         state["mu_product"]._array *= np.float32(mu)  # kept as a float32 tensor, as PyTorch keeps it
         mu_product = float(state["mu_product"]._array)
         m, v = moments(state, g, b1, b2)
-        denom = np.sqrt(v / (1 - b2**t)) + eps
-        p._array += (-lr * (1.0 - mu) / (1.0 - mu_product)) * (g / denom)
-        p._array += (-lr * mu_next / (1.0 - mu_product * mu_next)) * (m / denom)
+        denom = sqrt(v / v.dtype.type(1 - b2**t))
+        denom += denom.dtype.type(eps)
+        # (c * g) / denom, not c * (g / denom): PyTorch's order, which the last bit follows
+        addcdiv_(p._array, g, denom, value=-lr * (1.0 - mu) / (1.0 - mu_product))
+        addcdiv_(p._array, m, denom, value=(-lr * mu_next) / (1.0 - mu_product * mu_next))

@@ -25,6 +25,7 @@ import numpy as np
 from .._tensor import Tensor, _wrap
 from ..autograd.grad_mode import enable_grad, no_grad
 from ..nn.module import typename, zero_grad_
+from ._ops import add
 
 
 class Optimizer:
@@ -172,7 +173,7 @@ def begin_step(p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[s
     state["step"]._array += 1
     if (wd := group["weight_decay"]) != 0:
         if group.get("decoupled_weight_decay"):
-            p._array *= 1 - group["lr"] * wd
+            p._array *= p._array.dtype.type(1 - group["lr"] * wd)
         else:
-            g = g + wd * p._array
+            g = add(g, p._array, alpha=wd)
     return g, float(state["step"]._array)

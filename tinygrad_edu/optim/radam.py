@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor
 from ._checks import check_values
+from ._ops import sqrt
 from .adam import moments
 from .optimizer import Optimizer, begin_step, check_flags
 
@@ -42,12 +42,19 @@ class RAdam(Optimizer):
         lr, (b1, b2), eps = group["lr"], group["betas"], group["eps"]
         g, t = begin_step(p, grad, state, group, "exp_avg", "exp_avg_sq")
         m, v = moments(state, g, b1, b2)
+        f = m.dtype.type
         bc1, bc2 = 1 - b1**t, 1 - b2**t
-        m_hat = m / bc1
+        m_hat = m / f(bc1)
         rho_inf = 2 / (1 - b2) - 1
         rho_t = rho_inf - 2 * t * (b2**t) / bc2
         if rho_t > 5.0:  # v has seen enough gradients: Adam's step, scaled by the rectification r_t
-            rect = math.sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t))
-            p._array -= m_hat * lr * (math.sqrt(bc2) / (np.sqrt(v) + eps)) * rect
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            denom = sqrt(v)
+            denom += f(eps)
+            # PyTorch's order: ((m_hat * lr) * (sqrt(bc2) / denom)) * rect, its scalar / tensor being
+            # (1 / denom) * scalar
+            adaptive = np.reciprocal(denom, out=denom)
+            adaptive *= f(bc2**0.5)
+            p._array -= ((m_hat * f(lr)) * adaptive) * f(rect)
         else:  # too early to trust v: a momentum step
-            p._array -= m_hat * lr
+            p._array -= m_hat * f(lr)

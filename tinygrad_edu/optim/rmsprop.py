@@ -9,6 +9,7 @@ import numpy as np
 
 from .._tensor import Tensor, _wrap
 from ._checks import check_values
+from ._ops import add, add_, addcdiv_, addcmul, addcmul_, lerp_, sqrt
 from .optimizer import Optimizer, check_flags
 
 
@@ -51,21 +52,22 @@ class RMSprop(Optimizer):
         g = -grad if group["maximize"] else grad
         state["step"]._array += 1
         if group["weight_decay"] != 0:
-            g = g + group["weight_decay"] * p._array  # a new array: p.grad itself is left alone
+            g = add(g, p._array, alpha=group["weight_decay"])  # a new array: p.grad itself is left alone
+        # PyTorch's operations, in its order (see ._ops; the last bit follows the order)
         v = state["square_avg"]._array
-        v *= alpha
-        v += (1 - alpha) * g * g
+        v *= v.dtype.type(alpha)
+        addcmul_(v, g, g, value=1 - alpha)
         if group["centered"]:
             mean = state["grad_avg"]._array
-            mean += (1 - alpha) * (g - mean)  # = alpha * mean + (1 - alpha) * g, in place
-            avg = np.sqrt(v - mean * mean)
+            lerp_(mean, g, 1 - alpha)  # = alpha * mean + (1 - alpha) * g, in place
+            avg = sqrt(addcmul(v, mean, mean, value=-1))
         else:
-            avg = np.sqrt(v)
-        avg += group["eps"]
+            avg = sqrt(v)
+        avg += avg.dtype.type(group["eps"])
         if m > 0:
             buf = state["momentum_buffer"]._array
-            buf *= m
-            buf += g / avg
-            p._array -= group["lr"] * buf
+            buf *= buf.dtype.type(m)
+            addcdiv_(buf, g, avg, value=1)
+            add_(p._array, buf, alpha=-group["lr"])
         else:
-            p._array -= group["lr"] * (g / avg)
+            addcdiv_(p._array, g, avg, value=-group["lr"])  # (-lr * g) / avg, not -lr * (g / avg)

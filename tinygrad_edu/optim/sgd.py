@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._tensor import Tensor, _wrap
+from ._ops import add, add_
 from .optimizer import Optimizer, check_flags
 
 
@@ -42,9 +43,10 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
 
     def _update(self, p: Tensor, grad: np.ndarray, state: dict[str, Any], group: dict[str, Any]) -> None:
+        # PyTorch's operations, in its order (see ._ops; the last bit follows the order)
         d = -grad if group["maximize"] else grad
         if group["weight_decay"] != 0:
-            d = d + group["weight_decay"] * p._array  # a new array: p.grad itself is left alone
+            d = add(d, p._array, alpha=group["weight_decay"])  # a new array: p.grad itself is left alone
         m = group["momentum"]
         if m != 0:
             buf = state.get("momentum_buffer")
@@ -52,7 +54,7 @@ class SGD(Optimizer):
                 buf = state["momentum_buffer"] = _wrap(np.array(d, copy=True))
             else:
                 b = buf._array
-                b *= m
-                b += (1 - group["dampening"]) * d
-            d = d + m * buf._array if group["nesterov"] else buf._array
-        p._array -= group["lr"] * d
+                b *= b.dtype.type(m)
+                add_(b, d, alpha=1 - group["dampening"])
+            d = add(d, buf._array, alpha=m) if group["nesterov"] else buf._array
+        add_(p._array, d, alpha=-group["lr"])
