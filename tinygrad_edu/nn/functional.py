@@ -46,6 +46,7 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
+from .conv import conv1d, conv2d, conv3d
 from .normalization import batch_norm, instance_norm, layer_norm
 from .sparse import embedding
 
@@ -56,6 +57,7 @@ __all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss",
             "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
+__all__ += ["conv1d", "conv2d", "conv3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
