@@ -43,15 +43,14 @@ Ints = int | Sequence[int]
 
 # ------------------------------------------------------------------------------------------------ numpy kernels
 def _windows(a: np.ndarray, kernel: Sequence[int], stride: Sequence[int], dilation: Sequence[int]) -> np.ndarray:
-    """All the windows of ``a`` (N, C, *spatial), already padded: a view (N, C, *out, *kernel), no copy.
+    """All the windows of ``a`` (..., *spatial), already padded: a view (..., *out, *kernel), no copy.
 
     ``sliding_window_view`` gives every window of the dilated kernel's span (d (k - 1) + 1 cells) at every
     position; keeping every s-th position is the stride, every d-th cell of a window the dilation."""
     n = len(kernel)
     span = [d * (k - 1) + 1 for k, d in zip(kernel, dilation)]
     view = sliding_window_view(a, span, axis=tuple(range(a.ndim - n, a.ndim)))
-    return view[(slice(None), slice(None), *(slice(None, None, s) for s in stride),
-                 *(slice(None, None, d) for d in dilation))]
+    return view[(Ellipsis, *(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))]
 
 
 def _padded(a: np.ndarray, padding: Sequence[int]) -> np.ndarray:
