@@ -293,8 +293,8 @@ def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Int
     unbatched = x._array.ndim == dims + 1
     if unbatched:  # (PyTorch's graph: UnsqueezeBackward0 -> ConvolutionBackward0 -> SqueezeBackward1)
         x = x.unsqueeze(0)
-    n = weight._array.ndim - 2
-    stride_t, dilation_t = _tuple(stride, n), _tuple(dilation, n)
+    n = weight._array.ndim - 2  # (the weight decides how many dimensions; an int option is expanded to dims first)
+    stride_t, dilation_t = _tuple(stride, dims), _tuple(dilation, dims)
     extra = None
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
@@ -304,7 +304,7 @@ def _convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride: Int
         stride_t, dilation_t = stride_t * (n // len(stride_t)), dilation_t * (n // len(dilation_t))
         padding_t, extra = _same_padding(weight, stride_t, dilation_t) if padding == "same" else ((0,) * n, None)
     else:
-        padding_t = _tuple(padding, n)
+        padding_t = _tuple(padding, dims)
     for name, value in (("stride", stride_t), ("padding", padding_t), ("dilation", dilation_t)):
         _check_param(name, value, n)
     stride_t, padding_t, dilation_t = (v * (n // len(v)) for v in (stride_t, padding_t, dilation_t))
@@ -337,7 +337,9 @@ def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride: In
 
 
 # ------------------------------------------------------------------------------------------------ the layers
-_MODES = ("zeros", "reflect", "replicate", "circular")
+# (sets, as PyTorch's: its messages print them, in the order a set of these strings has in this process)
+_PADDING_STRINGS = {"same", "valid"}
+_MODES = {"zeros", "reflect", "replicate", "circular"}
 
 
 class _ConvNd(Module):
@@ -361,12 +363,11 @@ class _ConvNd(Module):
             raise ValueError("out_channels must be divisible by groups")
         if isinstance(padding, str):
             if padding not in ("valid", "same"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
             if padding == "same" and any(s != 1 for s in _tuple(stride, n)):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode not in _MODES:
-            raise ValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, but got "
-                             f"padding_mode={padding_mode!r}")
+            raise ValueError(f"padding_mode must be one of {_MODES}, but got padding_mode={padding_mode!r}")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.stride = _tuple(kernel_size, n), _tuple(stride, n)
         self.padding = padding if isinstance(padding, str) else _tuple(padding, n)
