@@ -91,6 +91,15 @@ from .core.grad_mode import (
     set_grad_enabled,
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
+from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.max_pool2d ...)
+    adaptive_avg_pool1d,
+    avg_pool1d,
+    conv1d,
+    conv2d,
+    conv3d,
+    max_pool1d,
+    max_pool2d,
+)
 
 __version__ = "0.1.0"
 autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)

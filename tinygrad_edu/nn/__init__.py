@@ -6,6 +6,9 @@
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
+* ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
+* ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
+  ``AdaptiveAvgPool2d`` ...)
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
@@ -38,6 +41,7 @@ from .activation import (
     Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .conv import Conv1d, Conv2d, Conv3d, LazyConv1d, LazyConv2d, LazyConv3d
 from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
 from .loss import (
     BCELoss,
@@ -85,6 +89,7 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
+from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
@@ -102,3 +107,5 @@ __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "Mult
 __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
             "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
             "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+__all__ += ["Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d"]
+__all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]

@@ -20,8 +20,8 @@ multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C      
 
 (d = x - y.) l1_loss, kl_div, cosine_similarity, normalize, softmin, tanhshrink and the losses cosine_embedding,
 margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
-F.pad lives in ``padding``; layer_norm, batch_norm, instance_norm and embedding live in ``normalization`` and
-``sparse``, next to their layers.
+F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``; layer_norm, batch_norm,
+instance_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
 """
 
 from __future__ import annotations
@@ -46,7 +46,16 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
+from .conv import conv1d, conv2d, conv3d
 from .normalization import batch_norm, instance_norm, layer_norm
+from .pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
+)
 from .sparse import embedding
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
@@ -56,6 +65,8 @@ __all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss",
             "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
+__all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
+            "max_pool1d", "max_pool2d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
