@@ -91,6 +91,7 @@ from .core.grad_mode import (
     set_grad_enabled,
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
+from .nn.functional import cosine_similarity  # (torch.cosine_similarity is torch.nn.functional's)
 
 __version__ = "0.1.0"
 autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)
