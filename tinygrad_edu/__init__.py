@@ -91,12 +91,13 @@ from .core.grad_mode import (
     set_grad_enabled,
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
-from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.max_pool2d ...)
+from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
     avg_pool1d,
     conv1d,
     conv2d,
     conv3d,
+    cosine_similarity,
     max_pool1d,
     max_pool2d,
 )

@@ -16,7 +16,7 @@ from ._out import write_out
 from .core.function import wrap as _wrap
 from .core.tensor import Tensor, _as_tensor
 from .core.tensor import function as _method
-from .ops import elementwise, linalg, reduce, selection, shape, strided
+from .ops import elementwise, linalg, more, reduce, selection, shape, strided
 
 __all__ = [
     "abs", "add", "all", "allclose", "any", "argmax", "argmin", "argsort", "bmm", "cat", "clamp", "clip", "clone",
@@ -350,3 +350,29 @@ def can_cast(from_: _dtype.dtype, to: _dtype.dtype) -> bool:
     """Whether PyTorch's casting rules allow an operation's result of type ``from_`` into ``to`` (an ``out=`` or an
     in-place op): never to a lower kind (float to int, int to bool); within a kind, always (double to float)."""
     return _dtype._KIND_RANK[from_.np.kind] <= _dtype._KIND_RANK[to.np.kind]
+
+
+# PyTorch's less-travelled functions (ops/more.py): element-wise odds and ends, reductions that skip nans or count,
+# quantiles and covariance, binning, shapes cut and combined, fused products
+_MORE = ("sgn", "positive", "clamp_min", "clamp_max", "fmax", "fmin", "copysign", "float_power", "ldexp", "frexp",
+         "logaddexp2", "nextafter", "heaviside", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "sinc",
+         "i0", "mvlgamma", "nan_to_num", "renorm", "isposinf", "isneginf", "isreal", "nansum", "nanmean",
+         "count_nonzero", "logcumsumexp", "quantile", "nanquantile", "cov", "corrcoef", "histogram", "argwhere",
+         "unique_consecutive", "ravel", "adjoint", "hsplit", "vsplit", "dsplit", "diagflat", "narrow_copy",
+         "masked_scatter", "put", "addbmm", "addr", "vdot", "cumulative_trapezoid", "gradient", "searchsorted",
+         "bucketize", "broadcast_shapes", "broadcast_tensors", "tril_indices", "triu_indices", "cartesian_prod",
+         "combinations", "row_stack", "block_diag", "chain_matmul")
+__all__ += [*_MORE, "fix", "negative", "fix_", "negative_", "sgn_", "clamp_min_", "clamp_max_", "sinc_", "i0_",
+            "nan_to_num_", "logaddexp2", "copysign", "float_power"]
+__all__ = list(dict.fromkeys(__all__))
+(sgn, positive, clamp_min, clamp_max, fmax, fmin, copysign, float_power, ldexp, frexp, logaddexp2, nextafter,
+ heaviside, gcd, lcm, bitwise_left_shift, bitwise_right_shift, sinc, i0, mvlgamma, nan_to_num, renorm, isposinf,
+ isneginf, isreal, nansum, nanmean, count_nonzero, logcumsumexp, quantile, nanquantile, cov, corrcoef, histogram,
+ argwhere, unique_consecutive, ravel, adjoint, hsplit, vsplit, dsplit, diagflat, narrow_copy, masked_scatter, put,
+ addbmm, addr, vdot, cumulative_trapezoid, gradient, searchsorted, bucketize, broadcast_shapes, broadcast_tensors,
+ tril_indices, triu_indices, cartesian_prod, combinations, row_stack, block_diag, chain_matmul) = (
+    getattr(more, n) for n in _MORE)
+fix, negative = _method("fix"), _method("neg")
+fix_, negative_, sgn_, clamp_min_, clamp_max_ = (_method(n) for n in ("fix_", "negative_", "sgn_", "clamp_min_",
+                                                                      "clamp_max_"))
+sinc_, i0_, nan_to_num_ = _method("sinc_"), _method("i0_"), _method("nan_to_num_")

@@ -27,7 +27,7 @@ from .core import tensor as _core
 from .core.function import InferenceCounter, Tensors, wrap
 from .core.grad_mode import GradMode
 from .ops import elementwise as ew
-from .ops import inplace, linalg, numpy_names, reduce, selection, shape, strided
+from .ops import inplace, linalg, more, numpy_names, reduce, selection, shape, strided
 from .ops.inplace import inplace_method
 
 __all__ = ["RemovableHandle", "Size", "Tensor"]
@@ -674,6 +674,25 @@ class Tensor(_core.Tensor):
     as_strided, as_strided_, unfold = strided.as_strided, strided.as_strided_, strided.unfold
     scatter_reduce = selection.scatter_reduce
 
+    # -- PyTorch's less-travelled methods (ops/more.py) ------------------------------------------------------------
+    sgn, positive, clamp_min, clamp_max, fmax, fmin = more.sgn, more.positive, more.clamp_min, more.clamp_max, \
+        more.fmax, more.fmin
+    copysign, float_power, ldexp, frexp, logaddexp2, nextafter = more.copysign, more.float_power, more.ldexp, \
+        more.frexp, more.logaddexp2, more.nextafter
+    heaviside, gcd, lcm = more.heaviside, more.gcd, more.lcm
+    bitwise_left_shift, bitwise_right_shift = more.bitwise_left_shift, more.bitwise_right_shift
+    sinc, i0, mvlgamma, nan_to_num, renorm = more.sinc, more.i0, more.mvlgamma, more.nan_to_num, more.renorm
+    isposinf, isneginf, isreal = more.isposinf, more.isneginf, more.isreal
+    nansum, nanmean, count_nonzero, logcumsumexp = more.nansum, more.nanmean, more.count_nonzero, more.logcumsumexp
+    quantile, nanquantile, cov, corrcoef = more.quantile, more.nanquantile, more.cov, more.corrcoef
+    histogram, argwhere, unique_consecutive = more.histogram, more.argwhere, more.unique_consecutive
+    ravel, adjoint, hsplit, vsplit, dsplit = more.ravel, more.adjoint, more.hsplit, more.vsplit, more.dsplit
+    diagflat, narrow_copy, masked_scatter, put = more.diagflat, more.narrow_copy, more.masked_scatter, more.put
+    addbmm, addr, vdot = more.addbmm, more.addr, more.vdot
+    float_power_ = more.float_power_
+    masked_scatter_ = inplace_method(more.masked_scatter)
+    put_ = inplace_method(more.put)
+
     # -- random numbers in place (nn.init's tools): their node's gradient is 0, the old values are gone ----------
     def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Tensor:
         gen, a = generator or _creation.default_generator, self._array
@@ -824,7 +843,9 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "index_reduce", "logical_and", "logical_or", "logical_xor", "logical_not", "atan2", "arctan2", "hypot",
               "fmod", "lerp", "erf", "erfc", "erfinv", "exp2", "deg2rad", "rad2deg", "true_divide", "addcmul",
               "addcdiv", "addmm", "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma", "index_copy",
-              "index_put", "xlogy", "logit"):
+              "index_put", "xlogy", "logit", "sgn", "clamp_min", "clamp_max", "copysign", "ldexp", "nextafter",
+              "heaviside", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "sinc", "i0", "mvlgamma",
+              "nan_to_num", "renorm", "addbmm", "addr", "fix", "negative"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
 

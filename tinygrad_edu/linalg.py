@@ -31,8 +31,20 @@ from ._dtype import LEGACY_NAMES
 from ._tensor import Tensor, _wrap
 from .autograd.function import Function
 from .ops.linalg import cross as _cross
+from .ops.more import multi_dot as _multi_dot
 
-__all__ = ["cross", "eigh", "eigvalsh", "norm", "vector_norm"]
+__all__ = ["cross", "eigh", "eigvalsh", "multi_dot", "norm", "vector_norm"]
+
+
+def multi_dot(tensors: Any) -> Tensor:
+    """The product of two or more matrices, multiplied in the order that costs fewest scalar products."""
+    tensors = list(tensors)
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    for i, t in enumerate(tensors):
+        if t.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    return _multi_dot(tensors)
 
 
 class _VectorNorm(Function):
