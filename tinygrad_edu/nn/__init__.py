@@ -5,6 +5,8 @@
   ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
+* ``rnn``: the recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells ``RNNCell``, ``LSTMCell``,
+  ``GRUCell`` (a float32 LSTM's layers are ``MkldnnRnnLayerBackward0`` nodes, as on PyTorch's CPU)
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
@@ -85,6 +87,7 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
@@ -102,3 +105,4 @@ __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "Mult
 __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",
             "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
             "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
+__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
