@@ -29,6 +29,7 @@ import numpy as np
 
 from .._dtype import float32
 from .._tensor import Tensor, _wrap
+from ..autograd.engine import grad
 from ..core.function import Function
 from ..core.grad_mode import GradMode, enable_grad
 from ..ops.linalg import linear
@@ -131,8 +132,6 @@ class MkldnnRnnLayer(Function):
 
     @staticmethod
     def backward(ctx: Any, g_out: Tensor, g_h: Tensor, g_c: Tensor) -> tuple:
-        from ..autograd import grad  # (autograd imports nn's functional parts: imported when first needed)
-
         tensors = ctx.saved_tensors  # (raises if freed by an earlier backward, or changed in place since forward)
         wanted = [i for i, need in enumerate(ctx.needs_input_grad[:7]) if need]
         if GradMode.enabled:  # create_graph: recompute from aliases of the inputs, which lead back to them
@@ -167,7 +166,7 @@ class _TransposeBatchFirst(Function):
 _PROJ_WARNED = []  # PyTorch warns once per process that oneDNN has no projections (TORCH_WARN_ONCE)
 
 
-def _rnn(mode: str, input: Tensor, hx: list[Tensor], cx: list[Tensor] | None, weights: list[list[Tensor | None]],
+def _rnn(mode: str, input: Tensor, hx: Tensor, cx: Tensor | None, weights: list[list[Tensor | None]],
          num_layers: int, dropout: float, train: bool, bidirectional: bool,
          batch_first: bool) -> tuple[Tensor, Tensor, Tensor | None]:
     """The whole stack (PyTorch's ``_VF.rnn_tanh``, ``lstm``, ``gru``): layer after layer, each direction of a layer
@@ -180,7 +179,10 @@ def _rnn(mode: str, input: Tensor, hx: list[Tensor], cx: list[Tensor] | None, we
         if not _PROJ_WARNED:
             _PROJ_WARNED.append(True)
             warnings.warn("LSTM with projections is not supported with oneDNN. Using default implementation.",
-                          UserWarning, stacklevel=4)
+                          UserWarning, stacklevel=3)
+    one_node = one_node and GradMode.enabled  # (not recording: the same steps, without the node around them)
+    # each layer's h_0: PyTorch's oneDNN path selects hx[k] (SelectBackward0), its default path unbinds hx
+    h0s, c0s = (hx, cx) if one_node else (hx.unbind(0), None if cx is None else cx.unbind(0))
     x = input.transpose(0, 1) if batch_first else input
     final_h, final_c = [], []
     for layer in range(num_layers):
@@ -188,14 +190,14 @@ def _rnn(mode: str, input: Tensor, hx: list[Tensor], cx: list[Tensor] | None, we
         for d in range(directions):
             k = layer * directions + d
             w_ih, w_hh, b_ih, b_hh, w_hr = weights[k]
-            c0 = cx[k] if cx is not None else None
-            if one_node and GradMode.enabled:  # (not recording: the same steps, without the node around them)
+            h0, c0 = h0s[k], None if c0s is None else c0s[k]
+            if one_node:
                 has_biases = b_ih is not None
                 if not has_biases:  # the node has 7 inputs all the same: a bias that does not exist is a constant
                     b_ih = b_hh = _wrap(np.zeros(0, input._array.dtype))
-                out, h, c = MkldnnRnnLayer.apply(x, w_ih, w_hh, b_ih, b_hh, hx[k], c0, has_biases, d == 1, train)
+                out, h, c = MkldnnRnnLayer.apply(x, w_ih, w_hh, b_ih, b_hh, h0, c0, has_biases, d == 1, train)
             else:
-                out, h, c = _layer(mode, x, hx[k], c0, w_ih, w_hh, b_ih, b_hh, w_hr, d == 1)
+                out, h, c = _layer(mode, x, h0, c0, w_ih, w_hh, b_ih, b_hh, w_hr, d == 1)
             outs.append(out)
             final_h.append(h)
             final_c.append(c)
@@ -354,9 +356,8 @@ class RNNBase(Module):
         return result
 
     def _run(self, input: Tensor, hx: Tensor, cx: Tensor | None) -> tuple[Tensor, Tensor, Tensor | None]:
-        return _rnn(self.mode, input, list(hx.unbind(0)), None if cx is None else list(cx.unbind(0)),
-                    self._layer_weights(), self.num_layers, self.dropout, self.training, self.bidirectional,
-                    self.batch_first)
+        return _rnn(self.mode, input, hx, cx, self._layer_weights(), self.num_layers, self.dropout, self.training,
+                    self.bidirectional, self.batch_first)
 
     def extra_repr(self) -> str:
         s = f"{self.input_size}, {self.hidden_size}"
