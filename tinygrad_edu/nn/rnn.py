@@ -329,7 +329,8 @@ class RNNBase(Module):
             raise TypeError(f"{name}: tinygrad_edu has no PackedSequence; give a tensor (L, N, H_in), or pad the "
                             "sequences to one length")
         if input.dim() not in (2, 3):
-            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D tensor instead")
+            tensor = " tensor" if name == "RNN" else ""  # (RNN's message says "4D tensor", GRU's "4D")
+            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tensor} instead")
         is_batched = input.dim() == 3
         if not is_batched:
             input = input.unsqueeze(0 if self.batch_first else 1)
