@@ -251,6 +251,7 @@ FINGERPRINTS: dict[str, str] = {
 }
 
 
+@pytest.mark.filterwarnings("ignore:LSTM with projections")  # (PyTorch warns once per process, so do we)
 @pytest.mark.parametrize("name", CONFIGS)
 def test_outputs_and_gradients_match_pytorch(name: str) -> None:
     """float64: PyTorch's numbers to 1e-10 (and the fingerprint written here); float32 (a float32 LSTM goes through
