@@ -5,6 +5,8 @@
   ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
+* ``rnn``: the recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells ``RNNCell``, ``LSTMCell``,
+  ``GRUCell`` (a float32 LSTM's layers are ``MkldnnRnnLayerBackward0`` nodes, as on PyTorch's CPU)
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
 * ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
@@ -90,6 +92,7 @@ from .padding import (
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
@@ -109,3 +112,4 @@ __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", 
             "ReplicationPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d"]
 __all__ += ["Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d"]
 __all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
+__all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
