@@ -116,7 +116,10 @@ class Generator:
         words = self._words64(n) if digits == 53 else self._words(n)
         x = (words & np.uint64((1 << digits) - 1)).astype(np.float64) * 2.0 ** -digits
         lo, hi = (np.float64(low), np.float64(high)) if digits == 53 else (dtype.type(low), dtype.type(high))
-        # (float32: `to - from` in float32, the product and sum rounded once, as PyTorch's fused multiply-add)
+        # `x * (to - from) + from` rounded once, as PyTorch's fused multiply-add: for float32 (`to - from` in float32)
+        # float64's product is exact and one rounding to float32 is left; float64 needs the fma itself
+        if digits == 53:
+            return _fma64(x, float(hi - lo), float(lo)).reshape(shape)
         return (x * np.float64(hi - lo) + np.float64(lo)).astype(dtype).reshape(shape)
 
     def normal(self, shape: tuple[int, ...], dtype: Any = np.float32, mean: float = 0.0, std: float = 1.0,

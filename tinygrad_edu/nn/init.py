@@ -107,7 +107,7 @@ def ones_(tensor: Tensor) -> Tensor:
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Generator | None = None) -> Tensor:
     """Glorot & Bengio (2010): U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = gain * math.sqrt(6.0 / (fan_in + fan_out))
+    bound = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))  # (PyTorch's steps: float64's last bit)
     return uniform_(tensor, -bound, bound, generator)
 
 
@@ -126,7 +126,7 @@ def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonline
     if tensor._array.size == 0:
         warnings.warn("Initializing zero-element tensors is a no-op", UserWarning, stacklevel=2)
         return tensor
-    bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / _fan(tensor, mode))
+    bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))  # (PyTorch's steps)
     return uniform_(tensor, -bound, bound, generator)
 
 
