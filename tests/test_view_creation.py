@@ -229,3 +229,28 @@ def test_a_view_whose_history_would_be_refused_prints_invalid_as_pytorch() -> No
         return b
 
     assert as_pytorch(program)[1] == "tensor([2.], grad_fn=<Invalid>)"
+
+
+# -- the in-place shape changes are PyTorch ops of their own, with nodes named apart ---------------------------------
+IN_PLACE_SHAPES = {
+    "t_": (lambda x: x.t_(), "TBackward1"),
+    "transpose_": (lambda x: x.transpose_(0, 1), "TransposeBackward1"),
+    "swapdims_": (lambda x: x.swapdims_(0, 1), "TransposeBackward1"),
+    "squeeze_()": (lambda x: x.squeeze_(), "SqueezeBackward3"),
+    "squeeze_(0)": (lambda x: x.squeeze_(0), "SqueezeBackward4"),
+    "squeeze_((0,))": (lambda x: x.squeeze_((0,)), "SqueezeBackward5"),
+    "unsqueeze_": (lambda x: x.unsqueeze_(0), "UnsqueezeBackward1"),
+}
+
+
+@pytest.mark.parametrize("name", IN_PLACE_SHAPES)
+def test_in_place_shape_changes_print_their_own_node(name: str) -> None:
+    change, node = IN_PLACE_SHAPES[name]
+
+    def changed(lib: ModuleType) -> Any:
+        leaf = lib.ones(1, 2, requires_grad=True)
+        x = change(leaf.clone())
+        x.sum().backward()
+        return type(x.grad_fn).__name__, type(x.grad_fn.next_functions[0][0]).__name__, leaf.grad
+
+    as_pytorch(changed, (None, f"('{node}', 'CloneBackward0', tensor([[1., 1.]]))", []))

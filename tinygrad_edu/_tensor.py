@@ -588,6 +588,7 @@ class Tensor(_core.Tensor):
         self._array = view._array
         if view.grad_fn is not None:  # (its retain_grad and hooks stay with its old node, as PyTorch leaves them)
             self.grad_fn, self._output_nr = view.grad_fn, view._output_nr
+            self.grad_fn.__class__ = _in_place_node(type(view.grad_fn))
         return self
 
     def transpose_(self, dim0: int, dim1: int) -> Tensor:
@@ -852,6 +853,24 @@ Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
 
 _C_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
                  "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}  # (C++'s)
+
+
+# The in-place shape changes (``x.t_()``, ``x.squeeze_(0)`` ...) are PyTorch ops of their own, whose nodes are named
+# apart from the ops they repeat: TBackward1, not TBackward0.
+_IN_PLACE_NODE_NAMES = {"TBackward0": "TBackward1", "TransposeBackward0": "TransposeBackward1",
+                        "SqueezeBackward0": "SqueezeBackward3", "SqueezeBackward1": "SqueezeBackward4",
+                        "SqueezeBackward2": "SqueezeBackward5", "UnsqueezeBackward0": "UnsqueezeBackward1"}
+_IN_PLACE_NODES: dict[type, type] = {}
+
+
+def _in_place_node(cls: type) -> type:
+    """The node class of the in-place form of the view op whose node class is ``cls`` (the same node, renamed)."""
+    name = _IN_PLACE_NODE_NAMES.get(cls.__name__)
+    if name is None:
+        return cls
+    if cls not in _IN_PLACE_NODES:
+        _IN_PLACE_NODES[cls] = type(name, (cls,), {"__qualname__": name, "__module__": cls.__module__})
+    return _IN_PLACE_NODES[cls]
 
 
 def _bits_as(t: Tensor, to: _dtype.dtype) -> Tensor:

@@ -147,22 +147,6 @@ class MkldnnRnnLayer(Function):
         return tuple(grads)
 
 
-class _TransposeBatchFirst(Function):
-    """(L, N, H) -> (N, L, H) for ``batch_first``: PyTorch swaps the dimensions of the stacked RNN/GRU output in
-    place (``output.transpose_(0, 1)``), a node named ``TransposeBackward1``. dx = g with the two dims swapped back."""
-
-    node_name = "TransposeBackward1"
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor) -> np.ndarray:
-        ctx._saved_dim0, ctx._saved_dim1 = 0, 1
-        return np.swapaxes(x._array, 0, 1)  # (x is the layer's own fresh stack, which nobody else holds)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> Tensor:
-        return g.transpose(0, 1)
-
-
 _PROJ_WARNED = []  # PyTorch warns once per process that oneDNN has no projections (TORCH_WARN_ONCE)
 
 
@@ -205,7 +189,7 @@ def _rnn(mode: str, input: Tensor, hx: Tensor, cx: Tensor | None, weights: list[
         if dropout and train and layer < num_layers - 1:
             x = _dropout(x, dropout)
     if batch_first:  # (LSTM transposes out of place, RNN and GRU in place: different nodes, as in PyTorch)
-        x = x.transpose(0, 1) if mode == "LSTM" else _TransposeBatchFirst.apply(x)
+        x = x.transpose(0, 1) if mode == "LSTM" else x.transpose_(0, 1)  # (TransposeBackward1)
     return x, stack(final_h, 0), stack(final_c, 0) if mode == "LSTM" else None
 
 
