@@ -376,3 +376,41 @@ def test_anomaly_mode_module_holds_the_switches() -> None:
     from tinygrad_edu.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
     assert detect_anomaly is tg.autograd.detect_anomaly and set_detect_anomaly is tg.autograd.set_detect_anomaly
+
+
+# -- torch.functional (introyt's models tutorial imports it as F) and torch.unravel_index ---------------------------
+def test_torch_functional_holds_the_same_functions() -> None:
+    import tinygrad_edu.functional as F
+
+    assert F.einsum is tg.einsum and F.split is tg.split and F.norm is tg.norm and F.meshgrid is tg.meshgrid
+    assert tg.unravel_index is F.unravel_index
+
+
+UNRAVEL = {
+    "a 0-d index": (lambda lib: lib.unravel_index(lib.tensor(4), (3, 2)), "(tensor(2), tensor(0))"),
+    "several": (lambda lib: lib.unravel_index(lib.tensor([[22, 41, 37]]), (7, 6)),
+                "(tensor([[3, 6, 6]]), tensor([[4, 5, 1]]))"),
+    "negative and past the end (modulo the size)": (lambda lib: lib.unravel_index(lib.tensor([-1, 100]), (3, 2)),
+                                                   "(tensor([2, 2]), tensor([1, 0]))"),
+    "an int shape": (lambda lib: lib.unravel_index(lib.tensor(1), 6), "(tensor(1),)"),
+}
+
+
+@pytest.mark.parametrize("name", UNRAVEL)
+def test_unravel_index(name: str) -> None:
+    fn, expected = UNRAVEL[name]
+    as_pytorch(fn, (None, expected, []))
+
+
+def test_unravel_index_refusals() -> None:
+    raises(lambda lib: lib.unravel_index(lib.tensor(1.0), (3, 2)), TypeError,
+           "expected 'indices' to be integer dtype, but got tinygrad_edu.float32")
+    raises(lambda lib: lib.unravel_index(lib.tensor(1), (3, -2)), ValueError,
+           "'shape' cannot have negative values, but got (3, -2)")
+    raises(lambda lib: lib.unravel_index(5, (3, 2)), AttributeError, "'int' object has no attribute 'is_complex'")
+
+
+def test_is_complex_is_always_false_here() -> None:
+    as_pytorch(lambda lib: (lib.ones(2).is_complex(), lib.is_complex(lib.arange(3))), (None, "(False, False)", []))
+    raises(lambda lib: lib.is_complex(3), TypeError,
+           "is_complex(): argument 'input' (position 1) must be Tensor, not int")

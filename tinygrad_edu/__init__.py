@@ -19,6 +19,7 @@ from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
+    functional,  # torch.functional: einsum, split, norm ... as PyTorch keeps them there too
     linalg,  # torch.linalg.norm, vector_norm
     nn,
     optim,
@@ -91,6 +92,7 @@ from .core.grad_mode import (
     set_grad_enabled,
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
+from .functional import unravel_index
 from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
     avg_pool1d,

@@ -100,7 +100,14 @@ def is_floating_point(input: Tensor) -> bool:
     return input.is_floating_point()
 
 
-__all__ += ["is_floating_point"]
+def is_complex(input: Tensor) -> bool:
+    """Whether ``input``'s dtype is complex: never here (no complex dtypes)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_complex(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.is_complex()
+
+
+__all__ += ["is_complex", "is_floating_point"]
 
 
 def floor_divide(input: Any, other: Any) -> Tensor:

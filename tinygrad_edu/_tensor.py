@@ -186,6 +186,10 @@ class Tensor(_core.Tensor):
     def is_floating_point(self) -> bool:
         return self._array.dtype.kind == "f"
 
+    def is_complex(self) -> bool:
+        """Always False: the library has no complex dtypes (the course's derivatives are real)."""
+        return False
+
     def ndimension(self) -> int:
         """The number of dimensions, ``x.dim()`` (an older name PyTorch keeps)."""
         return self._array.ndim
