@@ -19,7 +19,7 @@ from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
-    linalg,  # torch.linalg.norm, vector_norm
+    linalg,  # torch.linalg: norms, det, inv, solve, svd, qr, cholesky ...
     nn,
     optim,
     special,  # torch.special: expit, gammaln, entr, ndtr ...
@@ -91,6 +91,11 @@ from .core.grad_mode import (
     set_grad_enabled,
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
+from .linalg import _torch_cholesky as cholesky
+from .linalg import _torch_qr as qr
+from .linalg import _torch_slogdet as slogdet
+from .linalg import _torch_svd as svd
+from .linalg import det, inverse, logdet, matrix_exp, matrix_power, pinverse
 
 __version__ = "0.1.0"
 autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)
