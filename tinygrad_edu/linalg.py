@@ -52,7 +52,7 @@ import numpy as np
 from . import _messages
 from ._C import _LinAlgError
 from ._checks import broadcast_shapes
-from ._dtype import LEGACY_NAMES
+from ._dtype import CPP_NAMES, LEGACY_NAMES
 from ._tensor import Tensor, _wrap
 from .autograd.function import Function
 from .core.function import broadcast_from
@@ -324,10 +324,12 @@ def _inverse_arrays(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _raise_singular(info: np.ndarray, batch: tuple[int, ...], message: str) -> None:
-    """Raise LinAlgError for the first matrix whose ``info`` is not 0: ``message`` formatted with its info."""
+    """Raise LinAlgError for the first matrix whose ``info`` is not 0: ``message`` ("name: text") formatted with
+    its info, the batch element named after the name."""
     flat = info.reshape(-1)
     bad = int(np.flatnonzero(flat)[0])
-    raise LinAlgError(_batch_prefix(batch, bad) + message.format(int(flat[bad])))
+    name, text = message.split(": ", 1)
+    raise LinAlgError(f"{name}: {_batch_prefix(batch, bad)}{text.format(int(flat[bad]))}")
 
 
 # -- det, slogdet, logdet ------------------------------------------------------------------------------------------
@@ -506,13 +508,11 @@ def _as_matrix_rhs(a: Tensor, b: Tensor, left: bool, name: str) -> tuple[np.ndar
     """A and B as numpy arrays of matrices with a common batch shape (B a column, or a row if not ``left``, when
     it is a vector), after PyTorch's checks of their shapes."""
     vector = _is_vector_rhs(a, b)
-    bb = b._array[..., :, None] if vector and left else b._array[..., None, :] if vector else b._array
+    bb = b._array[..., :, None] if vector else b._array  # (a column, for X A = B too: PyTorch's)
     n, rows = a.shape[-1], bb.shape[-2] if left else bb.shape[-1]
     if rows != n:
-        shown = bb.shape[-2:] if left else bb.shape[-2:][::-1]
-        equation = "AX = B" if left else "XA = B"
-        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation {equation} ({n}x{n} and "
-                           f"{shown[0]}x{shown[1]})")
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
+                           f"({n}x{n} and {bb.shape[-2]}x{bb.shape[-1]})")
     batch = broadcast_shapes(bb.shape[:-2], a._array.shape[:-2])
     return (np.broadcast_to(a._array, batch + a._array.shape[-2:]), np.broadcast_to(bb, batch + bb.shape[-2:]),
             vector)
@@ -522,8 +522,8 @@ class _Solve(Function):
     """X with A X = B (``left``), or X A = B, without forming A^-1 (LU, then two triangular solves).
 
     Backward (left): X = A^-1 B, so dX = A^-1 dB - A^-1 dA X: gB = A^-T gX (one solve with A^T) and gA = -gB X^T.
-    For X A = B: gB = gX A^-T (solve with A^T on the right) and gA = -X^T gB. A vector B is a column (a row for
-    X A = B); A and B broadcast over the batch dimensions, their gradients summed back."""
+    For X A = B: gB = gX A^-T (solve with A^T on the right) and gA = -X^T gB. A vector B is a column (for X A = B
+    too, as PyTorch takes it); A and B broadcast over the batch dimensions, their gradients summed back."""
 
     node_name = "LinalgSolveExBackward0"
 
@@ -542,7 +542,7 @@ class _Solve(Function):
                                   "The solver failed because the input matrix is singular.") from None
             x = np.full(np.broadcast_shapes(A.shape[:-2], B.shape[:-2]) + B.shape[-2:], np.nan, dtype=B.dtype)
         if vector:
-            x = x[..., 0] if left else x[..., 0, :]
+            x = x[..., 0]
         result = _wrap(np.ascontiguousarray(x))
         ctx.save_for_backward(a, result)
         ctx.left, ctx.vector = left, vector
@@ -560,7 +560,7 @@ class _Solve(Function):
         at = a.mT
         gb = solve(at, g, left=ctx.left)
         if ctx.vector:  # (back to matrices for the outer product)
-            gb_m, x_m = (gb.unsqueeze(-1), x.unsqueeze(-1)) if ctx.left else (gb.unsqueeze(-2), x.unsqueeze(-2))
+            gb_m, x_m = gb.unsqueeze(-1), x.unsqueeze(-1)
         else:
             gb_m, x_m = gb, x
         ga = -(gb_m @ x_m.mT) if ctx.left else -(x_m.mT @ gb_m)
@@ -1167,8 +1167,7 @@ def multi_dot(tensors: list[Tensor] | tuple[Tensor, ...]) -> Tensor:
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype != first.dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{first.dtype.__repr__().rsplit('.', 1)[-1]} and tensor {i} "
-                               f"{t.dtype.__repr__().rsplit('.', 1)[-1]}")
+                               f"{CPP_NAMES[first._array.dtype]} and tensor {i} {CPP_NAMES[t._array.dtype]}")
     mats = list(tensors)
     if first.dim() == 1:
         mats[0] = first.unsqueeze(0)
