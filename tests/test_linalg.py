@@ -112,9 +112,18 @@ def test_misuse_raises_pytorchs_errors(call: object, exc: type[Exception], messa
     raises(call, exc, message)
 
 
-def test_singular_value_norms_say_they_are_not_there() -> None:
-    with pytest.raises(NotImplementedError, match="singular value decomposition"):
-        tg.linalg.norm(tg.ones(2, 2), "nuc")
+@pytest.mark.parametrize("ord", ["nuc", 2, -2])
+def test_singular_value_norms_as_pytorch(ord: object) -> None:
+    """The nuclear norm (sum of singular values) and the 2-norm (the largest; -2: the smallest), through svdvals."""
+    def run(lib: ModuleType) -> str:
+        a = lib.tensor([[1.0, -2.0, 0.5], [3.0, 4.0, -1.0]], requires_grad=True)
+        n = lib.linalg.norm(a, ord)
+        n.backward()
+        return f"{n!r}\n{a.grad}"
+
+    as_pytorch(run)
+    assert round(tg.linalg.norm(tg.tensor([[3.0, 0.0], [0.0, -4.0]]), ord).item(), 6) == {"nuc": 7.0, 2: 4.0,
+                                                                                         -2: 3.0}[ord]
 
 
 def test_pi_and_friends_are_pythons_constants() -> None:

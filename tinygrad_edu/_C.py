@@ -7,6 +7,8 @@ PyTorch's own tests reach for, each doing what PyTorch's does (beside the rest o
   the classes ``AccumulateGrad`` and ``CopySlices`` (for ``isinstance``).
 - ``_WeakTensorRef(t)``: a weak reference to a tensor, ``expired()`` once the tensor is gone.
 - ``_current_autograd_node()``: the node backward is running, asked from inside it (a hook, an unpack hook).
+- ``_LinAlgError``: the exception of a matrix that cannot be factored or inverted (``linalg.inv`` of a singular
+  matrix ...), a RuntimeError; ``tinygrad_edu.linalg.LinAlgError`` is this class, as in PyTorch.
 - ``_autograd``: whether saved-tensor hooks may be registered now, setting version counters by hand, and the class
   of ``grad_fn._raw_saved_self``.
 """
@@ -26,7 +28,7 @@ from .core.tensor import Tensor
 from .ops.selection import DelayedErrorFunction
 from .ops.views import CopySlicesFunction
 
-__all__ = ["_WeakTensorRef", "_autograd", "_current_autograd_node", "_functions", "is_grad_enabled"]
+__all__ = ["_LinAlgError", "_WeakTensorRef", "_autograd", "_current_autograd_node", "_functions", "is_grad_enabled"]
 
 
 class _UndefinedGradFunction(Function):
@@ -67,6 +69,11 @@ Node.register(UndefinedGrad)  # (node classes in PyTorch, made by hand here: reg
 Node.register(DelayedError)
 _functions = SimpleNamespace(UndefinedGrad=UndefinedGrad, DelayedError=DelayedError, AccumulateGrad=AccumulateGrad,
                              CopySlices=CopySlicesFunction._backward_cls)
+
+
+class _LinAlgError(RuntimeError):
+    """A linear-algebra routine could not finish: the matrix is singular, or not positive-definite (PyTorch's
+    ``torch.linalg.LinAlgError``, whose class lives in ``torch._C`` under this name)."""
 
 
 class _WeakTensorRef:

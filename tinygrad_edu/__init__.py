@@ -20,7 +20,7 @@ from . import (
     autograd,
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     functional,  # torch.functional: einsum, split, norm ... as PyTorch keeps them there too
-    linalg,  # torch.linalg.norm, vector_norm
+    linalg,  # torch.linalg: norms, det, inv, solve, svd, qr, cholesky ...
     nn,
     optim,
     special,  # torch.special: expit, gammaln, entr, ndtr ...
@@ -93,6 +93,11 @@ from .core.grad_mode import (
 )
 from .func import vmap  # (torch.vmap is torch.func.vmap)
 from .functional import unravel_index
+from .linalg import _torch_cholesky as cholesky
+from .linalg import _torch_qr as qr
+from .linalg import _torch_slogdet as slogdet
+from .linalg import _torch_svd as svd
+from .linalg import det, inverse, logdet, matrix_exp, matrix_power, pinverse
 from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
     avg_pool1d,

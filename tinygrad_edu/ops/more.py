@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _messages as M
-from .._dtype import LEGACY_NAMES, float64, from_numpy, number_dtype, promote_types, promoted
+from .._dtype import CPP_NAMES, LEGACY_NAMES, float64, from_numpy, number_dtype, promote_types, promoted
 from .._printing import Size
 from ..core.function import Function, broadcast_from, wrap
 from ..core.tensor import Tensor, _as_tensor
@@ -1535,20 +1535,43 @@ def chain_matmul(*matrices: Tensor) -> Tensor:
     return multi_dot(list(matrices))
 
 
-def multi_dot(tensors: list[Tensor]) -> Tensor:
-    """The chain product of two or more matrices, parenthesised by the matrix-chain order (fewest scalar
-    products; of equal costs, the first split), then viewed in its shape, as PyTorch computes it."""
+def multi_dot(tensors: list[Tensor] | tuple[Tensor, ...]) -> Tensor:
+    """The product of a chain of matrices (the first may be a row vector, the last a column), multiplied in the
+    cheapest order (PyTorch's: fewest multiplications, ties to the left)."""
     n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    if first.dim() not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first.dim()}D")
+    if last.dim() not in (1, 2):
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last.dim()}D")
+    for i, t in enumerate(tensors[1:-1], 1):
+        if t.dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {t.dim()}D")
+    for i, t in enumerate(tensors[1:], 1):
+        if t.dtype != first.dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{CPP_NAMES[first._array.dtype]} and tensor {i} {CPP_NAMES[t._array.dtype]}")
+    mats = list(tensors)
+    if first.dim() == 1:
+        mats[0] = first.unsqueeze(0)
+    if last.dim() == 1:
+        mats[-1] = last.unsqueeze(-1)
+    for i in range(n - 1):
+        if mats[i].shape[-1] != mats[i + 1].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i} and {i + 1} with shapes {list(tensors[i].shape)} and "
+                               f"{list(tensors[i + 1].shape)} cannot be multiplied")
+    out_shape = tuple(s for s, keep in ((mats[0].shape[0], first.dim() == 2), (mats[-1].shape[1], last.dim() == 2))
+                      if keep)
+    dims = [m.shape[0] for m in mats] + [mats[-1].shape[1]]
     if n == 2:
-        out = tensors[0].mm(tensors[1])
+        result = mats[0].mm(mats[1])
     elif n == 3:
-        a, b = tensors[0].shape
-        c, d = tensors[2].shape
-        cost1, cost2 = a * c * (b + d), b * d * (a + c)
-        out = tensors[0].mm(tensors[1].mm(tensors[2])) if cost1 > cost2 else \
-            tensors[0].mm(tensors[1]).mm(tensors[2])
+        a, b, c, d = dims
+        left_first = a * b * c + a * c * d <= b * c * d + a * b * d  # (AB)C costs no more than A(BC)
+        result = mats[0].mm(mats[1]).mm(mats[2]) if left_first else mats[0].mm(mats[1].mm(mats[2]))
     else:
-        dims = [t.shape[0] for t in tensors] + [tensors[-1].shape[1]]
         cost = [[0] * n for _ in range(n)]
         split = [[0] * n for _ in range(n)]
         for length in range(1, n):
@@ -1560,8 +1583,8 @@ def multi_dot(tensors: list[Tensor]) -> Tensor:
                     if q < cost[i][j]:
                         cost[i][j], split[i][j] = q, k
 
-        def product(i: int, j: int) -> Tensor:
-            return tensors[i] if i == j else product(i, split[i][j]).mm(product(split[i][j] + 1, j))
+        def chain(i: int, j: int) -> Tensor:
+            return mats[i] if i == j else chain(i, split[i][j]).mm(chain(split[i][j] + 1, j))
 
-        out = product(0, n - 1)
-    return out.view(out.shape)
+        result = chain(0, n - 1)
+    return result.view(out_shape)
