@@ -18,6 +18,7 @@ from . import (
     _messages,
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    distributions,  # torch.distributions: Normal, Bernoulli, Categorical, Multinomial, Uniform, kl_divergence
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     linalg,  # torch.linalg.norm, vector_norm
     nn,

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from . import _dtype
+from ._checks import broadcast_shapes
 from ._creation import _finish, _np_dtype
 from ._creation import normal as _creation_normal
 from ._out import write_out
@@ -126,6 +127,18 @@ tile, repeat_interleave, unflatten = shape.tile, shape.repeat_interleave, shape.
 movedim = moveaxis = shape.movedim
 broadcast_to, swapaxes, swapdims = _method("broadcast_to"), _method("swapaxes"), _method("swapdims")
 tril, triu, trace = _method("tril"), _method("triu"), _method("trace")
+__all__ += ["broadcast_tensors"]
+
+
+def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
+    """The tensors expanded to the one shape they broadcast to (views: no copy). A tensor that already has that
+    shape comes back as it is, as in PyTorch; the others are ``expand``-ed (``ExpandBackward0``)."""
+    target: tuple[int, ...] = ()
+    for t in tensors:
+        target = broadcast_shapes(target, tuple(t.shape))
+    return tuple(t if tuple(t.shape) == target else t.expand(target) for t in tensors)
+
+
 diag, diagonal, diag_embed = shape.diag, shape.diagonal, shape.diag_embed
 hstack, vstack, dstack, column_stack = shape.hstack, shape.vstack, shape.dstack, shape.column_stack
 meshgrid = shape.meshgrid
