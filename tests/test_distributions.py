@@ -525,6 +525,12 @@ ERRORS = {
         lambda lib: lib.distributions.Normal(lib.zeros(2), lib.ones(3)),
         err("RuntimeError",
             "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0")),
+    "Bernoulli of integer probs (no kernel for them)": (
+        lambda lib: lib.distributions.Bernoulli(lib.tensor([0, 1])).sample(),
+        err("NotImplementedError", '"bernoulli_tensor_cpu_p_" not implemented for \'Long\'')),
+    "bernoulli of a bool tensor": (
+        lambda lib: lib.bernoulli(lib.tensor([False, True])),
+        err("NotImplementedError", '"bernoulli_tensor_cpu_p_" not implemented for \'Bool\'')),
     "Normal, a string": (
         lambda lib: lib.distributions.Normal("0", 1.0),
         err("ValueError", "Input arguments must all be instances of Number, tinygrad_edu.Tensor or objects "
