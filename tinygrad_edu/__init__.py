@@ -18,6 +18,7 @@ from . import (
     _messages,
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    distributions,  # torch.distributions: Normal, Bernoulli, Categorical, Multinomial, Uniform, kl_divergence
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     functional,  # torch.functional: einsum, split, norm ... as PyTorch keeps them there too
     linalg,  # torch.linalg: norms, det, inv, solve, svd, qr, cholesky ...

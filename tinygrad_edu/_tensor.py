@@ -744,6 +744,9 @@ class Tensor(_core.Tensor):
     def bernoulli(self, p: Any = None, *, generator: Any = None) -> Tensor:
         """A new tensor of 0s and 1s: element i is 1 with probability ``self[i]`` (no gradient flows: it is a draw)."""
         gen = generator or _creation.default_generator
+        if p is None and self._array.dtype.kind != "f":  # (probabilities are floats; PyTorch has no kernel for these)
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for '
+                                      f"'{_dtype.LEGACY_NAMES[self.dtype].removesuffix('Tensor')}'")
         probs = self._array if p is None else p
         return wrap(gen.bernoulli(self.shape, probs).astype(self._array.dtype))
 

@@ -600,7 +600,8 @@ def _elementwise_math(fn: Any, a: np.ndarray) -> np.ndarray:
     if not a.size:
         return a.copy()
     with np.errstate(all="ignore"):  # (a nan element: numpy warns about what the function gives for it, nan)
-        return np.frompyfunc(fn, 1, 1)(a.astype(np.float64)).astype(a.dtype)
+        out = np.frompyfunc(fn, 1, 1)(a.astype(np.float64))  # (for a 0-d a, one Python float)
+        return np.asarray(out, dtype=np.float64).astype(a.dtype)
 
 
 _TWO_OVER_SQRT_PI = 1.1283791670955126  # 2 / sqrt(pi): erf'(x) = 2/sqrt(pi) e^(-x**2)

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _checks
 from .. import _messages as M
 from .._dtype import CPP_NAMES, LEGACY_NAMES, float64, from_numpy, number_dtype, promote_types, promoted
 from .._printing import Size
@@ -1197,8 +1198,10 @@ def broadcast_tensors(*tensors: Tensor) -> tuple[Tensor, ...]:
     """Each tensor expanded to the common shape (ExpandBackward0), a tensor already of that shape as it is."""
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tuple(tensors[0])
-    shape = broadcast_shapes(*(t._array.shape for t in tensors))
-    return tuple(t if t._array.shape == tuple(shape) else t.expand(shape) for t in tensors)
+    shape: tuple[int, ...] = ()
+    for t in tensors:  # (pairwise, as tensors broadcast: "The size of tensor a (2) must match ...")
+        shape = _checks.broadcast_shapes(shape, t._array.shape)
+    return tuple(t if t._array.shape == shape else t.expand(shape) for t in tensors)
 
 
 def diagflat(input: Tensor, offset: int = 0) -> Tensor:
