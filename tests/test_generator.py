@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import oracle
+from _oracle import as_pytorch, oracle, raises
 
 import tinygrad_edu as tg
 
@@ -31,6 +31,10 @@ CASES = {
     "randint, a range of 2**32 or more": lambda lib: lib.randint(0, 2**40, (3,)),
     "randperm": lambda lib: lib.randperm(12),
     "normal": lambda lib: lib.normal(2.0, 3.0, (3, 2)),
+    "poisson, both recipes (rates below 10 and from 10 on)": lambda lib: lib.poisson(
+        lib.tensor([0.0, 1.0, 4.5, 9.99, 10.0, 100.0, 5e4])),
+    "poisson, float64 and a transposed input (drawn in the result's order)": lambda lib: lib.poisson(
+        lib.arange(1.0, 13.0, dtype=lib.float64).view(3, 4).t()),
     "normal of tensors": lambda lib: lib.normal(lib.zeros(3), lib.ones(3)),
     "nn.Linear's initial weights": lambda lib: (lib.nn.Linear(4, 3).weight, lib.nn.Linear(4, 3).bias),
     "dropout": lambda lib: lib.nn.functional.dropout(lib.ones(12), 0.3),
@@ -212,3 +216,29 @@ def test_a_float64_layer_starts_from_pytorchs_weights() -> None:
         lib.manual_seed(0)
         layers.append([p.detach().numpy() for p in lib.nn.Linear(5, 3, dtype=lib.float64).parameters()])
     assert all(np.array_equal(a, b) for a, b in zip(*layers))
+
+
+def test_poisson_draws_have_a_zero_gradient_and_pytorchs_refusals() -> None:
+    def drawn(lib: ModuleType) -> Any:
+        rates = lib.tensor([1.0, 20.0], requires_grad=True)
+        counts = lib.poisson(rates)
+        counts.sum().backward()
+        return type(counts.grad_fn).__name__, rates.grad
+
+    as_pytorch(drawn, (None, "('PoissonBackward0', tensor([0., 0.]))", []))
+    for rates in ([-1.0], [float("nan")]):
+        raises(lambda lib, r=rates: lib.poisson(lib.tensor(r)), RuntimeError,
+               "invalid Poisson rate, expected rate to be non-negative")
+    raises(lambda lib: lib.poisson(lib.tensor([1, 2])), NotImplementedError,
+           '"poisson_cpu" not implemented for \'Long\'')
+
+
+def test_many_poisson_draws_are_pytorchs() -> None:
+    torch = oracle()
+    if torch is None:
+        pytest.skip("compares with PyTorch")
+    rates = np.concatenate([np.linspace(0, 30, 301), [1e3, 5e4, 12.5, 9.99, 10.0] * 20])
+    for seed in range(3):
+        tg.manual_seed(seed)
+        torch.manual_seed(seed)
+        assert np.array_equal(tg.poisson(tg.tensor(rates)).numpy(), torch.poisson(torch.tensor(rates)).numpy())

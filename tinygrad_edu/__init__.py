@@ -46,6 +46,7 @@ from ._creation import (
     multinomial,
     ones,
     ones_like,
+    poisson,
     rand,
     rand_like,
     randint,

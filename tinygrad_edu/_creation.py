@@ -503,6 +503,35 @@ def randperm(n: int, generator: Generator | None = None, dtype: Any = None, devi
     return _wrap((generator or default_generator).permutation(n).astype(_np_dtype(dtype, np.int64)))
 
 
+class Poisson(Function):
+    """``poisson(rates)``: one Poisson draw per rate (``Generator.poisson``), in the rates' dtype. A draw does not
+    move smoothly with its rate, so PyTorch defines the derivative as 0: the node is there (PoissonBackward0), and
+    gives zeros."""
+
+    node_name = "PoissonBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, rates: Tensor, generator: Generator) -> np.ndarray:
+        a = rates._array
+        if a.dtype.kind != "f":
+            raise NotImplementedError(f'"poisson_cpu" not implemented for '
+                                      f"'{_dtype.LEGACY_NAMES[rates.dtype].removesuffix('Tensor')}'")
+        if not (a >= 0).all():  # (nan too)
+            raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+        return generator.poisson(a)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return _wrap(np.zeros_like(g._array)), None
+
+
+def poisson(input: Tensor, generator: Generator | None = None) -> Tensor:
+    """Counts drawn from Poisson distributions, one per element of ``input`` (the rates, all >= 0): the number of
+    events in a unit of time when they happen independently at that average rate. PyTorch's numbers, draw for
+    draw."""
+    return Poisson.apply(input, generator or default_generator)
+
+
 def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *,
                 generator: Generator | None = None) -> Tensor:
     """``num_samples`` category indices drawn with the probabilities in ``input`` (weights: they need not sum to
