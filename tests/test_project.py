@@ -89,7 +89,7 @@ LAYERS = [
      "_steal"},
     {"core"},
     {"ops", "autograd", "_creation", "_generator", "_out"},
-    {"_tensor", "_functions", "_serialization", "_C"},
+    {"_tensor", "_functions", "_serialization", "_C", "storage"},
     {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]

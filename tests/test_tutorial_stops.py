@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, oracle, raises
 
 import tinygrad_edu as tg
 
@@ -414,3 +414,45 @@ def test_is_complex_is_always_false_here() -> None:
     as_pytorch(lambda lib: (lib.ones(2).is_complex(), lib.is_complex(lib.arange(3))), (None, "(False, False)", []))
     raises(lambda lib: lib.is_complex(3), TypeError,
            "is_complex(): argument 'input' (position 1) must be Tensor, not int")
+
+
+# -- storages: the memory a tensor and its views share ---------------------------------------------------------------
+def test_a_view_and_its_base_share_one_storage() -> None:
+    def shared(lib: ModuleType) -> Any:
+        t = lib.arange(6.0)
+        s, view, copy = t.untyped_storage(), t[2:].view(2, 2), t[2:].clone()
+        return (s.nbytes(), s.size(), len(s), s.data_ptr() == t.data_ptr(),
+                view.untyped_storage().data_ptr() == s.data_ptr(), copy.untyped_storage().data_ptr() == s.data_ptr(),
+                view.data_ptr() - t.data_ptr(), view.storage_offset(), s.element_size(), str(s.device), s.is_shared())
+
+    as_pytorch(shared, (None, "(24, 24, 24, True, True, False, 8, 2, 1, 'cpu', False)", []))
+
+
+def test_storages_print_as_pytorchs() -> None:
+    as_pytorch(lambda lib: lib.tensor([1, 2], dtype=lib.int8).untyped_storage(),
+               (None, " 1\n 2\n[tinygrad_edu.storage.UntypedStorage(device=cpu) of size 2]", []))
+    import tinygrad_edu.storage
+
+    tinygrad_edu.storage._WARNED.clear()  # (both warn once per process: this test wants to see it)
+    torch = oracle()
+    if torch is not None:
+        torch.storage._warn_typed_storage_removal.__dict__["has_warned"] = False
+    kind, text, warned = as_pytorch(lambda lib: (lib.tensor([1.5, 2.0]).storage(), lib.tensor([1]).storage().tolist()))
+    assert kind is None and text == ("( 1.5\n 2.0\n[tinygrad_edu.storage.TypedStorage(dtype=tinygrad_edu.float32, "
+                                     "device=cpu) of size 2], [1])")
+    assert warned[:1] == ["UserWarning: TypedStorage is deprecated. It will be removed in the future and "
+                          "UntypedStorage will be the only storage class. This should only matter to you if you are "
+                          "using storages directly.  To access UntypedStorage directly, use tensor.untyped_storage() "
+                          "instead of tensor.storage()"]
+
+
+# -- complex numbers: PyTorch has them, the library says plainly that it has not ---------------------------------------
+@pytest.mark.parametrize("data", [1 + 2j, [1, 2j], np.array([1 + 2j]), np.array([1j], dtype=np.complex64)])
+def test_complex_data_is_refused_in_words_that_say_why(data: Any) -> None:
+    with pytest.raises(TypeError, match=r"^tinygrad_edu has no complex dtypes \(the course's derivatives are real\): "
+                                        r".* would be a complex tensor in PyTorch\. Use real numbers here, or PyTorch "
+                                        r"itself for complex autograd\.$"):
+        tg.tensor(data)
+    if isinstance(data, np.ndarray):
+        with pytest.raises(TypeError, match="^tinygrad_edu has no complex dtypes"):
+            tg.from_numpy(data)

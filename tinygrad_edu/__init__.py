@@ -110,6 +110,7 @@ from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d,
     max_pool1d,
     max_pool2d,
 )
+from .storage import TypedStorage, UntypedStorage
 
 __version__ = "0.1.0"
 autograd.torch = _sys.modules[__name__]  # (PyTorch's autograd imports torch, so old code reaches it as autograd.torch)

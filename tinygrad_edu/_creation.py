@@ -148,6 +148,8 @@ def _grid(data: Any, values: Any = None) -> np.ndarray:
         _check_rectangular(data)  # says where the nested lists stop being a grid, as PyTorch does
         raise ValueError(f"expected sequence of equal lengths: {e}") from None
     if array.dtype.kind not in "biuf":
+        if array.dtype.kind == "c":
+            raise TypeError(M.NO_COMPLEX.format(f"tensor({data!r})"))
         _refuse_data(data)
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return array

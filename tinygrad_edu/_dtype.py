@@ -57,11 +57,18 @@ CPP_NAMES = {np.dtype(np.float16): "c10::Half", np.dtype(np.float32): "float", n
              np.dtype(np.int32): "int", np.dtype(np.int64): "long int", np.dtype(np.bool_): "bool"}
 
 
+# tinygrad_edu's own words (PyTorch has complex numbers): where a complex tensor would be made
+NO_COMPLEX = ("tinygrad_edu has no complex dtypes (the course's derivatives are real): {} would be a complex tensor in "
+              "PyTorch. Use real numbers here, or PyTorch itself for complex autograd.")
+
+
 def from_numpy(np_dtype: np.dtype) -> dtype:
     """The tinygrad_edu dtype of a numpy dtype; TypeError for types PyTorch has no match for."""
     try:
         return _FROM_NUMPY[np.dtype(np_dtype)]
     except KeyError:
+        if np.dtype(np_dtype).kind == "c":
+            raise TypeError(NO_COMPLEX.format(f"an array of numpy.{np.dtype(np_dtype).name}")) from None
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported types "
             "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, "

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._dtype import LEGACY_NAMES, dtype, from_numpy
+from ._dtype import LEGACY_NAMES, NO_COMPLEX, dtype, from_numpy  # noqa: F401  (NO_COMPLEX: the catalog's too)
 
 # -- backward and autograd.grad --------------------------------------------------------------------------------
 FREED = (

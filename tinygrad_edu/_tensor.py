@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _checks, _creation, _device, _dtype, _out
 from . import _messages as M
+from . import storage as _storage
 from ._generator import in_memory_order
 from ._hooks import RemovableHandle
 from ._printing import Size
@@ -390,10 +391,16 @@ class Tensor(_core.Tensor):
         """How many elements into its storage this tensor starts: 0 for a fresh tensor, 5 for ``x[1, 1:]`` of a
         4-column x. (The storage is the array at the root of numpy's ``.base`` chain, which owns the memory; so
         ``from_numpy(a[2:])`` starts 2 elements in, where PyTorch counts its storage from the slice.)"""
-        root = self._array
-        while isinstance(root.base, np.ndarray):
-            root = root.base
-        return (_address(self._array) - _address(root)) // self._array.itemsize
+        return (_address(self._array) - _address(_storage.root(self._array))) // self._array.itemsize
+
+    def untyped_storage(self) -> _storage.UntypedStorage:
+        """The memory this tensor reads, as bytes, shared with its views and base: two tensors share memory when
+        ``a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()``."""
+        return _storage.UntypedStorage(_storage.root(self._array))
+
+    def storage(self) -> _storage.TypedStorage:
+        """The same memory as elements of this tensor's dtype (deprecated in PyTorch, which warns once)."""
+        return _storage.typed(_storage.root(self._array), self._array.dtype)
 
     def data_ptr(self) -> int:
         return _address(self._array)
