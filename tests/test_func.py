@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, oracle, raises
+from _oracle import as_pytorch, oracle, outcome, raises
 
 import tinygrad_edu as tg
 
@@ -168,8 +168,30 @@ def test_errors_as_pytorch() -> None:
 
 
 def test_what_is_not_supported_is_refused_with_a_clear_message() -> None:
-    with pytest.raises(NotImplementedError, match="forward mode has one level at a time"):
-        tg.func.jacfwd(tg.func.jacfwd(sin2))(x(tg))
+    with pytest.raises(NotImplementedError, match="forward mode has one level at a time"):  # (jvp inside jvp)
+        tg.func.jvp(lambda a: tg.func.jvp(sin2, (a,), (a,))[1], (x(tg),), (x(tg),))
     with pytest.raises(NotImplementedError, match="one in_dim per argument"):
         tg.func.vmap(lambda p: p[0] * p[1], in_dims=((0, 1),))((tg.ones(2, 3), tg.ones(3, 2)))
     assert "loops" in tg.func.vmap.__doc__ and "once per example" in tg.func.vmap.__doc__
+
+
+def test_jacfwd_of_jacfwd_gives_the_hessian_as_pytorch() -> None:
+    """PyTorch's Jacobians tutorial takes a Hessian as jacfwd(jacfwd(f)); the inner jacfwd here runs by reverse mode
+    (one forward level at a time), which is the same matrix."""
+    def hessians(lib: ModuleType) -> Any:
+        lib.manual_seed(0)
+        weight, bias, v = (lib.randn(*shape, dtype=lib.float64) for shape in ((4, 4), (4,), (4,)))
+
+        def predict(weight: Any, bias: Any, v: Any) -> Any:
+            return lib.nn.functional.linear(v, weight, bias).tanh()
+
+        fwdfwd = lib.func.jacfwd(lib.func.jacfwd(predict, argnums=2), argnums=2)(weight, bias, v)
+        third = lib.func.jacfwd(lib.func.jacfwd(lib.func.jacfwd(lambda a: (a.sin() * a.exp()).sum())))(v)
+        return (tuple(fwdfwd.shape), lib.allclose(fwdfwd, lib.func.hessian(predict, argnums=2)(weight, bias, v)),
+                round(float(fwdfwd.sum()), 10), tuple(third.shape), round(float(third.sum()), 10))
+
+    ours = outcome(hessians, tg)
+    assert ours == (None, "((4, 4, 4), True, 0.7259593989, (4, 4, 4), -6.9441366956)", [])
+    torch = oracle()
+    if torch is not None:  # (torch.func's own machinery warns that torch.jit.script is deprecated: not compared)
+        assert outcome(hessians, torch)[:2] == ours[:2]

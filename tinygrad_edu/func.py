@@ -291,7 +291,9 @@ def jacfwd(func: Callable[..., Any], argnums: Argnums = 0, has_aux: bool = False
 
     @functools.wraps(func)
     def wrapper(*args: Any) -> Any:
-        nums = _argnums(argnums, len(args))
+        if GradMode.dual is not None:  # inside another jacfwd (jacfwd(jacfwd(f)), a Hessian): forward mode has one
+            return jacrev(func, argnums, has_aux=has_aux)(*args)  # level here, so this Jacobian is by reverse mode:
+        nums = _argnums(argnums, len(args))  # the same matrix, with the outer level's tangents flowing through it
         for i in nums:
             _fresh(args[i])  # (the checks: a floating-point tensor)
         columns: list[list[Any]] = []  # per argnum, the outputs of each jvp
