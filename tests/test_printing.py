@@ -307,3 +307,28 @@ def test_lines_break_where_pytorchs_do_despite_the_longer_module_name() -> None:
     "dtype=tinygrad_edu.float64", 7 characters longer, and must still break (or not) at the same place."""
     as_pytorch(lambda lib: lib.tensor([0.1257, -0.1321, 0.6404], dtype=lib.float64, requires_grad=True),
                (None, "tensor([ 0.1257, -0.1321,  0.6404], dtype=tinygrad_edu.float64, requires_grad=True)", []))
+
+
+RETURN_TYPES = {
+    "max": lambda lib: lib.tensor([[1.0, 3.0], [2.0, 0.0]]).max(0),
+    "sort": lambda lib: lib.tensor([3.0, 1.0]).sort(),
+    "aminmax": lambda lib: lib.aminmax(lib.tensor([3.0, 1.0])),
+    "linalg_slogdet": lambda lib: lib.linalg.slogdet(lib.eye(2)),
+    "slogdet": lambda lib: lib.slogdet(lib.eye(2)),
+    "frexp": lambda lib: lib.frexp(lib.tensor([8.0])),
+}
+
+
+@pytest.mark.parametrize("name", RETURN_TYPES)
+def test_return_types_are_named_as_pytorchs(name: str) -> None:
+    """Named tuples print as PyTorch's, their class too, and an attribute they lack is refused in PyTorch's words
+    (``x.max(1).backward()`` is a classic slip)."""
+    def described(lib: ModuleType) -> Any:
+        r = RETURN_TYPES[name](lib)
+        try:
+            r.backward()
+        except AttributeError as e:
+            return repr(type(r)), type(r).__name__, isinstance(r, tuple), str(e)
+
+    as_pytorch(described, (None, f"(\"<class 'tinygrad_edu.return_types.{name}'>\", '{name}', True, "
+                                 f"\"'tinygrad_edu.return_types.{name}' object has no attribute 'backward'\")", []))

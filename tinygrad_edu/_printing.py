@@ -21,6 +21,7 @@ The print options live in one module-level object, :data:`PRINT_OPTS`, changed b
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import math
@@ -313,3 +314,22 @@ class Size(tuple):
         for s in self:
             n *= s
         return n
+
+
+def return_type(name: str, *fields: str) -> type:
+    """PyTorch's ``torch.return_types.<name>``: the named tuple an op returns (``values, indices = x.max(0)``), printed
+    field by field as PyTorch prints it, and named as PyTorch's is: ``type(r).__name__`` is ``max``, its class prints
+    as ``<class 'tinygrad_edu.return_types.max'>``, and a missing attribute is refused in PyTorch's words
+    (``x.max(1).backward()``: "'tinygrad_edu.return_types.max' object has no attribute 'backward'")."""
+    full = f"tinygrad_edu.return_types.{name}"
+
+    def shown(self: tuple) -> str:
+        return f"{full}(\n" + ",\n".join(f"{field}={value!r}" for field, value in zip(fields, self)) + ")"
+
+    def missing(self: tuple, attribute: str) -> Any:  # (Python's own message would name the class by its short name)
+        raise AttributeError(f"'{full}' object has no attribute '{attribute}'")
+
+    cls = type(name, (collections.namedtuple(name, fields),), {"__slots__": (), "__repr__": shown,
+                                                               "__getattr__": missing})
+    cls.__module__ = "tinygrad_edu.return_types"
+    return cls

@@ -45,7 +45,7 @@ are complex, and tinygrad_edu has no complex dtype.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +53,7 @@ from . import _messages
 from ._C import _LinAlgError
 from ._checks import broadcast_shapes
 from ._dtype import LEGACY_NAMES
+from ._printing import return_type
 from ._tensor import Tensor, _wrap
 from .autograd.function import Function
 from .core.function import broadcast_from
@@ -188,13 +189,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     return _cross(input, other, dim)
 
 
-class linalg_eigh(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.linalg_eigh)
-    eigenvalues: Tensor
-    eigenvectors: Tensor
-
-    def __repr__(self) -> str:
-        return (f"tinygrad_edu.return_types.linalg_eigh(\neigenvalues={self.eigenvalues!r},\n"
-                f"eigenvectors={self.eigenvectors!r})")
+linalg_eigh = return_type("linalg_eigh", "eigenvalues", "eigenvectors")
 
 
 class _Eigh(Function):
@@ -374,20 +369,8 @@ def det(A: Tensor) -> Tensor:  # noqa: N803
     return _Det.apply(A)
 
 
-class linalg_slogdet(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.linalg_slogdet)
-    sign: Tensor
-    logabsdet: Tensor
-
-    def __repr__(self) -> str:
-        return (f"tinygrad_edu.return_types.{type(self).__name__.rsplit('.', 1)[-1]}(\nsign={self.sign!r},\n"
-                f"logabsdet={self.logabsdet!r})")
-
-
-class slogdet_return(linalg_slogdet):  # noqa: N801  (torch.slogdet's: torch.return_types.slogdet)
-    __slots__ = ()
-
-
-slogdet_return.__name__ = "slogdet"
+linalg_slogdet = return_type("linalg_slogdet", "sign", "logabsdet")
+slogdet_return = return_type("slogdet", "sign", "logabsdet")  # (torch.slogdet's)
 
 
 class _Slogdet(Function):
@@ -434,12 +417,7 @@ def logdet(input: Tensor) -> Tensor:
 
 
 # -- inv, inv_ex ---------------------------------------------------------------------------------------------------
-class linalg_inv_ex(NamedTuple):  # noqa: N801
-    inverse: Tensor
-    info: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.linalg_inv_ex(\ninverse={self.inverse!r},\ninfo={self.info!r})"
+linalg_inv_ex = return_type("linalg_inv_ex", "inverse", "info")
 
 
 _SINGULAR_INV = ("linalg.inv: The diagonal element {} is zero, the inversion could not be completed because the "
@@ -492,12 +470,7 @@ def inverse(input: Tensor) -> Tensor:
 
 
 # -- solve, solve_ex, solve_triangular -----------------------------------------------------------------------------
-class linalg_solve_ex(NamedTuple):  # noqa: N801
-    result: Tensor
-    info: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.linalg_solve_ex(\nresult={self.result!r},\ninfo={self.info!r})"
+linalg_solve_ex = return_type("linalg_solve_ex", "result", "info")
 
 
 def _is_vector_rhs(a: Tensor, b: Tensor) -> bool:
@@ -656,22 +629,8 @@ def _lapack_svd(a: np.ndarray, **options: Any) -> Any:
     return np.linalg.svd(a, **options)
 
 
-class linalg_svd(NamedTuple):  # noqa: N801
-    U: Tensor
-    S: Tensor
-    Vh: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.linalg_svd(\nU={self.U!r},\nS={self.S!r},\nVh={self.Vh!r})"
-
-
-class svd_return(NamedTuple):  # noqa: N801  (torch.svd's: V, not Vh)
-    U: Tensor
-    S: Tensor
-    V: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.svd(\nU={self.U!r},\nS={self.S!r},\nV={self.V!r})"
+linalg_svd = return_type("linalg_svd", "U", "S", "Vh")
+svd_return = return_type("svd", "U", "S", "V")  # (torch.svd's: V, not Vh)
 
 
 class _Svd(Function):
@@ -825,19 +784,8 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 
 # -- qr ------------------------------------------------------------------------------------------------------------
-class linalg_qr(NamedTuple):  # noqa: N801
-    Q: Tensor
-    R: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.{type(self).__name__.rsplit('.', 1)[-1]}(\nQ={self.Q!r},\nR={self.R!r})"
-
-
-class qr_return(linalg_qr):  # noqa: N801  (torch.qr's: torch.return_types.qr)
-    __slots__ = ()
-
-
-qr_return.__name__ = "qr"
+linalg_qr = return_type("linalg_qr", "Q", "R")
+qr_return = return_type("qr", "Q", "R")  # (torch.qr's)
 
 
 class _Qr(Function):
@@ -922,12 +870,7 @@ def _torch_qr(input: Tensor, some: bool = True) -> qr_return:
 
 
 # -- cholesky ------------------------------------------------------------------------------------------------------
-class linalg_cholesky_ex(NamedTuple):  # noqa: N801
-    L: Tensor
-    info: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.linalg_cholesky_ex(\nL={self.L!r},\ninfo={self.info!r})"
+linalg_cholesky_ex = return_type("linalg_cholesky_ex", "L", "info")
 
 
 def _cholesky_arrays(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -1190,15 +1133,7 @@ def vander(x: Tensor, N: int | None = None) -> Tensor:  # noqa: N803
 
 
 # -- lstsq ---------------------------------------------------------------------------------------------------------
-class linalg_lstsq(NamedTuple):  # noqa: N801
-    solution: Tensor
-    residuals: Tensor
-    rank: Tensor
-    singular_values: Tensor
-
-    def __repr__(self) -> str:
-        return (f"tinygrad_edu.return_types.linalg_lstsq(\nsolution={self.solution!r},\nresiduals={self.residuals!r},"
-                f"\nrank={self.rank!r},\nsingular_values={self.singular_values!r})")
+linalg_lstsq = return_type("linalg_lstsq", "solution", "residuals", "rank", "singular_values")
 
 
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")

@@ -16,14 +16,14 @@ import functools
 import itertools
 import math
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from .. import _checks
 from .. import _messages as M
 from .._dtype import CPP_NAMES, LEGACY_NAMES, float64, from_numpy, number_dtype, promote_types, promoted
-from .._printing import Size
+from .._printing import Size, return_type
 from ..core.function import Function, broadcast_from, wrap
 from ..core.tensor import Tensor, _as_tensor
 from . import elementwise as ew
@@ -296,15 +296,7 @@ class Frexp(Function):
         return g / exponent.exp2()
 
 
-class frexp_return(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.frexp)
-    mantissa: Tensor
-    exponent: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.frexp(\nmantissa={self.mantissa!r},\nexponent={self.exponent!r})"
-
-
-frexp_return.__name__ = "tinygrad_edu.return_types.frexp"
+frexp_return = return_type("frexp", "mantissa", "exponent")
 
 
 def frexp(input: Tensor) -> frexp_return:
@@ -1051,15 +1043,7 @@ def bucketize(input: Any, boundaries: Tensor, *, out_int32: bool = False, right:
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
 
 
-class histogram_return(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.histogram)
-    hist: Tensor
-    bin_edges: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.histogram(\nhist={self.hist!r},\nbin_edges={self.bin_edges!r})"
-
-
-histogram_return.__name__ = "tinygrad_edu.return_types.histogram"
+histogram_return = return_type("histogram", "hist", "bin_edges")
 
 
 def histogram(input: Tensor, bins: Any = 100, *, range: Any = None, weight: Tensor | None = None,

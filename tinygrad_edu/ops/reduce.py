@@ -20,12 +20,13 @@ from __future__ import annotations
 import builtins
 import math
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from .._checks import each_once, no_integer_kernel
 from .._dtype import LEGACY_NAMES
+from .._printing import return_type
 from ..core.derivatives import _sum_dtype
 from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
@@ -248,27 +249,8 @@ class _Gather(Function):
         return _ScatterAlong.apply(g, ctx.shape, ctx.dim, ctx.idx), None, None
 
 
-class ReturnTypes(NamedTuple):
-    values: Tensor
-    indices: Tensor
-
-
-class max_return(ReturnTypes):  # noqa: N801
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.{self._name}(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.__name__ = f"tinygrad_edu.return_types.{cls._name}"  # (as Python's messages name it: max(x, 1).backward())
-
-    _name = "max"
-
-
-max_return.__name__ = "tinygrad_edu.return_types.max"
-
-
-class min_return(max_return):  # noqa: N801
-    _name = "min"
+max_return = return_type("max", "values", "indices")
+min_return = return_type("min", "values", "indices")
 
 
 def _numpy_names(dim: Any, keepdim: bool, axis: Any, keepdims: bool) -> tuple[Any, bool]:
@@ -811,15 +793,7 @@ class Aminmax(Function):
         return dx, None, None
 
 
-class aminmax_return(NamedTuple):  # noqa: N801  (PyTorch's torch.return_types.aminmax)
-    min: Tensor
-    max: Tensor
-
-    def __repr__(self) -> str:
-        return f"tinygrad_edu.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
-
-
-aminmax_return.__name__ = "tinygrad_edu.return_types.aminmax"
+aminmax_return = return_type("aminmax", "min", "max")
 
 
 @numpy_names
@@ -987,8 +961,7 @@ class MedianDim(MaxDim):
         return middle
 
 
-class median_return(max_return):  # noqa: N801
-    _name = "median"
+median_return = return_type("median", "values", "indices")
 
 
 @numpy_names
@@ -1035,8 +1008,7 @@ class NanmedianDim(MedianDim):
         return np.take_along_axis(order, middle, axis=axis).squeeze(axis)
 
 
-class nanmedian_return(max_return):  # noqa: N801
-    _name = "nanmedian"
+nanmedian_return = return_type("nanmedian", "values", "indices")
 
 
 @numpy_names

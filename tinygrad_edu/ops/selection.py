@@ -23,13 +23,14 @@ from .. import _messages as M
 from .._checks import broadcast_shapes
 from .._checks import wrap_dim as _dim
 from .._dtype import LEGACY_NAMES, number_dtype, promoted
+from .._printing import return_type
 from ..core.function import RESULT, Function, broadcast_from
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
 from ..core.tensor import Tensor
 from . import numpy_names
 from .elementwise import Maximum, Minimum, NotDifferentiable, maximum, minimum, zero_where  # noqa: F401
-from .reduce import MaxDim, _ScatterAlong, max_return, picked
+from .reduce import MaxDim, _ScatterAlong, picked
 from .shape import Index, _to_numpy_key
 
 
@@ -113,12 +114,8 @@ def nonzero(x: Tensor, *, as_tuple: bool = False) -> Tensor | tuple[Tensor, ...]
 
 
 # ------------------------------------------------------------------------------------------------ sort, topk
-class sort_return(max_return):  # noqa: N801  (PyTorch's torch.return_types.sort)
-    _name = "sort"
-
-
-class topk_return(max_return):  # noqa: N801
-    _name = "topk"
+sort_return = return_type("sort", "values", "indices")
+topk_return = return_type("topk", "values", "indices")
 
 
 def _order(a: np.ndarray, dim: int, descending: bool) -> np.ndarray:
@@ -987,20 +984,10 @@ def index_put(x: Tensor, indices: Any, values: Tensor, accumulate: bool = False)
 
 
 # ------------------------------------------------------------------------ cummax/cummin, kthvalue, mode (named pairs)
-class cummax_return(max_return):  # noqa: N801  (PyTorch's torch.return_types.cummax)
-    _name = "cummax"
-
-
-class cummin_return(max_return):  # noqa: N801
-    _name = "cummin"
-
-
-class kthvalue_return(max_return):  # noqa: N801
-    _name = "kthvalue"
-
-
-class mode_return(max_return):  # noqa: N801
-    _name = "mode"
+cummax_return = return_type("cummax", "values", "indices")
+cummin_return = return_type("cummin", "values", "indices")
+kthvalue_return = return_type("kthvalue", "values", "indices")
+mode_return = return_type("mode", "values", "indices")
 
 
 class Cummax(Function):
