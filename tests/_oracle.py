@@ -38,6 +38,16 @@ def normalise(text: str) -> str:
 Outcome = tuple[str | None, str, list[str]]
 
 
+def ok(text: str) -> Outcome:
+    """What a case prints when it runs without an error or a warning."""
+    return None, text, []
+
+
+def err(kind: str, message: str) -> Outcome:
+    """An error, with PyTorch's type and message, and no warning."""
+    return kind, message, []
+
+
 def outcome(fn: Callable[[ModuleType], Any], lib: ModuleType) -> Outcome:
     """What ``fn(lib)`` did: (exception type or None, message or repr of the result, warnings as "Category: text")."""
     with warnings.catch_warnings(record=True) as caught:

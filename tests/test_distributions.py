@@ -14,19 +14,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import Outcome, as_pytorch, oracle
+from _oracle import as_pytorch, err, ok, oracle
 
 import tinygrad_edu as tg
-
-
-def ok(text: str) -> Outcome:
-    """What a case prints when it runs without an error or a warning."""
-    return None, text, []
-
-
-def err(kind: str, message: str) -> Outcome:
-    """An error, with PyTorch's type and message, and no warning."""
-    return kind, message, []
 
 
 class Shown(str):

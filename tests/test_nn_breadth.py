@@ -13,19 +13,9 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _oracle import Outcome, as_pytorch
+from _oracle import as_pytorch, err, ok
 
 import tinygrad_edu as tg
-
-
-def ok(text: str) -> Outcome:
-    """What a case prints when it runs without an error or a warning."""
-    return None, text, []
-
-
-def err(kind: str, message: str) -> Outcome:
-    """An error, with PyTorch's type and message, and no warning."""
-    return kind, message, []
 
 
 def _net(lib: ModuleType) -> Any:

@@ -378,6 +378,8 @@ class RNN(RNNBase):
     ``(output, h_n)``.
     """
 
+    _kind = "RNN"  # (the name its messages give it)
+
     __doc__ += _SHAPES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -397,7 +399,7 @@ class RNN(RNNBase):
         super().__init__(mode, *args, **kwargs)
 
     def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        input, hx, is_batched = self._batched("RNN", input, hx)
+        input, hx, is_batched = self._batched(self._kind, input, hx)
         if hx is None:
             hx = self._zeros(input, self.hidden_size)
         self.check_forward_args(input, hx)
@@ -479,6 +481,8 @@ class GRU(RNNBase):
     ``layer(input, h_0)`` returns ``(output, h_n)``.
     """
 
+    _kind = "GRU"  # (the name its messages give it)
+
     __doc__ += _SHAPES
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -486,15 +490,7 @@ class GRU(RNNBase):
             raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
         super().__init__("GRU", *args, **kwargs)
 
-    def forward(self, input: Tensor, hx: Tensor | None = None) -> tuple[Tensor, Tensor]:
-        input, hx, is_batched = self._batched("GRU", input, hx)
-        if hx is None:
-            hx = self._zeros(input, self.hidden_size)
-        self.check_forward_args(input, hx)
-        output, h_n, _ = self._run(input, hx, None)
-        if not is_batched:
-            output, h_n = output.squeeze(0 if self.batch_first else 1), h_n.squeeze(1)
-        return output, h_n
+    forward = RNN.forward  # (the same steps)
 
 
 # -- the cells: one step, the loop is the caller's -------------------------------------------------------------------

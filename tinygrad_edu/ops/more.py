@@ -152,27 +152,14 @@ def clamp_max(input: Tensor, max: Any) -> Tensor:
     return ClampMax.apply(input, max)
 
 
-class Fmax(Function):
+class Fmax(ClampMinTensor):
     """The larger of x and y, a nan ignored if the other is a number (``maximum`` keeps it). The gradient goes to
     the one chosen (x on ties):  dx = g where x >= y or y is nan,  dy = g elsewhere."""
 
     node_name = "FmaxBackward0"
     saved_names = ("self", "other")
-    kernel, keeps_x = staticmethod(np.fmax), staticmethod(np.greater_equal)
-
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, y: Tensor) -> np.ndarray:
-        ctx.save_for_backward(x, y)
-        a, b = broadcasting(ctx, x, y)
-        return ctx._forward_cls.kernel(a, b)
-
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        x, y = ctx.saved_tensors
-        a, b = x._array, y._array
-        keep = np.broadcast_to(ctx._forward_cls.keeps_x(a, b) | np.isnan(b), g._array.shape)
-        return (_where(keep, g) if ctx.needs_input_grad[0] else None,
-                _where(~keep, g) if ctx.needs_input_grad[1] else None)
+    kernel = staticmethod(np.fmax)
+    keeps_x = staticmethod(lambda a, b: np.greater_equal(a, b) | np.isnan(b))
 
 
 class Fmin(Fmax):
@@ -180,7 +167,8 @@ class Fmin(Fmax):
     dy = g elsewhere."""
 
     node_name = "FminBackward0"
-    kernel, keeps_x = staticmethod(np.fmin), staticmethod(np.less_equal)
+    kernel = staticmethod(np.fmin)
+    keeps_x = staticmethod(lambda a, b: np.less_equal(a, b) | np.isnan(b))
 
 
 def fmax(input: Tensor, other: Tensor) -> Tensor:
