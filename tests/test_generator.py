@@ -28,6 +28,8 @@ CASES = {
     "rand_like and randn_like": lambda lib: (lib.rand_like(lib.zeros(2, 2)), lib.randn_like(lib.zeros(2))),
     "randint": lambda lib: lib.randint(0, 10, (6,)),
     "randint(high, size)": lambda lib: lib.randint(5, (6,)),
+    "randint_like (the tensor's shape and dtype)": lambda lib: (lib.randint_like(lib.zeros(2, 3), 10),
+                                                                lib.randint_like(lib.zeros(2, dtype=lib.int32), 3, 9)),
     "randint, a range of 2**32 or more": lambda lib: lib.randint(0, 2**40, (3,)),
     "randperm": lambda lib: lib.randperm(12),
     "normal": lambda lib: lib.normal(2.0, 3.0, (3, 2)),
@@ -41,6 +43,9 @@ CASES = {
     "nn.Dropout(0.1)": lambda lib: lib.nn.Dropout(0.1)(lib.ones(2, 6)),
     "bernoulli of probabilities": lambda lib: lib.bernoulli(lib.full((8,), 0.4)),
     "uniform_ and normal_": lambda lib: (lib.empty(5).uniform_(-2, 3), lib.empty(5).normal_(1, 2)),
+    "geometric_, cauchy_ and log_normal_": lambda lib: (lib.empty(6).geometric_(0.3), lib.empty(4).cauchy_(2.0, 3.0),
+                                                        lib.empty(3).log_normal_(), lib.empty(2, dtype=lib.int64)
+                                                        .geometric_(0.5)),
     "normal_ on a transposed tensor (filled in memory order)": lambda lib: lib.zeros(20, 3).t().normal_(),
     "uniform_ on a transposed tensor": lambda lib: lib.zeros(4, 3).t().uniform_(),
     "bernoulli_": lambda lib: (lib.zeros(4, 3).t().bernoulli_(0.5), lib.zeros(6).bernoulli_(lib.full((6,), 0.3))),
@@ -242,3 +247,49 @@ def test_many_poisson_draws_are_pytorchs() -> None:
         tg.manual_seed(seed)
         torch.manual_seed(seed)
         assert np.array_equal(tg.poisson(tg.tensor(rates)).numpy(), torch.poisson(torch.tensor(rates)).numpy())
+
+
+def test_randint_wants_low_below_high() -> None:
+    raises(lambda lib: lib.randint(5, 2, (2,)), RuntimeError,
+           "random_ expects 'from' to be less than 'to', but got from=5 >= to=2")
+    raises(lambda lib: lib.randint_like(lib.zeros(2), 5, 2), RuntimeError,
+           "random_ expects 'from' to be less than 'to', but got from=5 >= to=2")
+
+
+@pytest.mark.parametrize("sampler, args", [("geometric_", (0.3,)), ("geometric_", (0.9,)), ("cauchy_", (2.0, 3.0)),
+                                           ("cauchy_", ()), ("log_normal_", ()), ("log_normal_", (0.5, 0.25))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_more_in_place_samplers_draw_pytorchs_numbers(sampler: str, args: tuple, dtype: str) -> None:
+    torch = oracle()
+    if torch is None:
+        pytest.skip("compares with PyTorch")
+    for n in (3, 17, 1000):
+        drawn = []
+        for lib in (tg, torch):
+            lib.manual_seed(n)
+            drawn.append(getattr(lib.empty(n, dtype=getattr(lib, dtype)), sampler)(*args).numpy())
+        assert np.array_equal(*drawn)
+
+
+def test_in_place_samplers_nodes_and_refusals() -> None:
+    def nodes(lib: ModuleType) -> Any:
+        out = []
+        for sampler, args in (("geometric_", (0.5,)), ("cauchy_", ()), ("log_normal_", ())):
+            x = lib.zeros(3, requires_grad=True)
+            y = getattr(x.clone(), sampler)(*args)
+            y.sum().backward()
+            out.append((type(y.grad_fn).__name__, x.grad.tolist()))
+        return out
+
+    as_pytorch(nodes, (None, "[('GeometricBackward0', [0.0, 0.0, 0.0]), ('CauchyBackward0', [0.0, 0.0, 0.0]), "
+                             "('LogNormalBackward0', [0.0, 0.0, 0.0])]", []))
+    for p in (0, 1.5):
+        raises(lambda lib, p=p: lib.empty(3).geometric_(p), RuntimeError,
+               f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    raises(lambda lib: lib.empty(3).log_normal_(1, -1), RuntimeError, "log_normal_ expects std > 0.0, but found std=-1")
+    raises(lambda lib: lib.empty(3).cauchy_(0, -1), RuntimeError, "cauchy_ expects sigma > 0.0, but found sigma=-1")
+    raises(lambda lib: lib.empty(3, dtype=lib.int64).cauchy_(), RuntimeError,
+           "Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you "
+           "specified long int")
+    raises(lambda lib: lib.empty(3, dtype=lib.int64).log_normal_(), NotImplementedError,
+           '"log_normal_cpu" not implemented for \'Long\'')

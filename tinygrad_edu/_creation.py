@@ -451,7 +451,16 @@ def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Gen
     if high is None:
         low, high = 0, low
     shape, dt = _size(tuple(size), "randint"), _np_dtype(dtype, np.int64)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     return _wrap((generator or default_generator).integers(low, high, shape, dt))
+
+
+def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None, requires_grad: bool = False,
+                 device: Any = None) -> Tensor:
+    """Random integers in [low, high) (``randint_like(x, high)``: from 0) in a tensor of input's shape and dtype."""
+    out = randint(low, high, input._array.shape, dtype=dtype or input.dtype, device=device)
+    return out.requires_grad_() if requires_grad else out
 
 
 def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, generator: Generator | None = None,

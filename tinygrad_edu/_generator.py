@@ -199,6 +199,22 @@ class Generator:
             if math.log(v) + log_inv_alpha - math.log(a / (us * us) + b) <= -rate + k * log_rate - math.lgamma(k + 1):
                 return k
 
+    def geometric(self, shape: tuple[int, ...], p: float) -> np.ndarray:
+        """The number of Bernoulli(p) trials up to the first success (1, 2, ...): ceil(log(u) / log(1 - p)) for a
+        float64 uniform u, by the C library's log (the inverse of the distribution's CDF, PyTorch's recipe)."""
+        u = self.uniform((math.prod(shape),), np.float64)
+        return np.ceil(_libm(math.log, u) / math.log1p(-p)).reshape(shape)
+
+    def cauchy(self, shape: tuple[int, ...], median: float, sigma: float) -> np.ndarray:
+        """median + sigma * tan(pi (u - 1/2)) for a float64 uniform u, by the C library's tan (the product and sum
+        rounded once, as PyTorch's fused multiply-add)."""
+        u = self.uniform((math.prod(shape),), np.float64)
+        return _fma64(_libm(math.tan, math.pi * (u - 0.5)), sigma, median).reshape(shape)
+
+    def log_normal(self, shape: tuple[int, ...], mean: float, std: float) -> np.ndarray:
+        """e^N for N normal of ``mean`` and ``std``, drawn one at a time in float64 (PyTorch's serial kernel)."""
+        return _libm(math.exp, self.normal(shape, np.float64, mean, std, one_block=False))
+
     def permutation(self, n: int) -> np.ndarray:
         """0 .. n-1 in random order: Fisher-Yates from the front, element i swapped with one of i .. n-1."""
         order = list(range(n))

@@ -738,6 +738,36 @@ class Tensor(_core.Tensor):
         values = in_memory_order(a, lambda shape: gen.exponential(shape, a.dtype, lambd))
         return inplace.inplace(self, inplace.Exponential.apply, values)
 
+    def geometric_(self, p: float, *, generator: Any = None) -> Tensor:
+        """The number of trials up to the first success, each a success with probability ``p`` (1, 2, 3 ...)."""
+        gen, a = generator or _creation.default_generator, self._array
+        if not 0 < p < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+        values = in_memory_order(a, lambda shape: gen.geometric(shape, p))
+        return inplace.inplace(self, inplace.Geometric.apply, values)
+
+    def cauchy_(self, median: float = 0.0, sigma: float = 1.0, *, generator: Any = None) -> Tensor:
+        """Cauchy random numbers (heavy tails: no mean) centred on ``median``, of scale ``sigma``."""
+        gen, a = generator or _creation.default_generator, self._array
+        if a.dtype.kind != "f":
+            raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
+                               f"point but you specified {_dtype.CPP_NAMES[a.dtype]}")
+        if not sigma > 0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+        values = in_memory_order(a, lambda shape: gen.cauchy(shape, median, sigma))
+        return inplace.inplace(self, inplace.Cauchy.apply, values)
+
+    def log_normal_(self, mean: float = 1.0, std: float = 2.0, *, generator: Any = None) -> Tensor:
+        """e^N for N normal of ``mean`` and ``std`` (the defaults are PyTorch's, 1 and 2)."""
+        gen, a = generator or _creation.default_generator, self._array
+        if a.dtype.kind != "f":
+            raise NotImplementedError(f'"log_normal_cpu" not implemented for '
+                                      f"'{_dtype.LEGACY_NAMES[self.dtype].removesuffix('Tensor')}'")
+        if not std > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+        values = in_memory_order(a, lambda shape: gen.log_normal(shape, mean, std))
+        return inplace.inplace(self, inplace.LogNormal.apply, values)
+
     def multinomial(self, num_samples: int, replacement: bool = False, *, generator: Any = None) -> Tensor:
         return _creation.multinomial(self, num_samples, replacement, generator=generator)
 

@@ -185,6 +185,24 @@ class Exponential(Uniform):
     node_name = "ExponentialBackward0"
 
 
+class Geometric(Uniform):
+    """``x.geometric_(p)``: as :class:`Uniform`, the number of trials up to the first success."""
+
+    node_name = "GeometricBackward0"
+
+
+class Cauchy(Uniform):
+    """``x.cauchy_(median, sigma)``: as :class:`Uniform`, Cauchy values."""
+
+    node_name = "CauchyBackward0"
+
+
+class LogNormal(Uniform):
+    """``x.log_normal_(mean, std)``: as :class:`Uniform`, values whose logarithm is normal."""
+
+    node_name = "LogNormalBackward0"
+
+
 class RandomFromTo(Uniform):
     """``x.random_(from, to)``: as :class:`Uniform`, whole numbers (PyTorch numbers its three forms' nodes)."""
 
