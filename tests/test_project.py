@@ -90,7 +90,7 @@ LAYERS = [
     {"core"},
     {"ops", "autograd", "_creation", "_generator", "_out"},
     {"_tensor", "_functions", "_serialization", "_C", "storage"},
-    {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions"},
+    {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions", "profiler"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

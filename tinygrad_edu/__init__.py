@@ -24,6 +24,7 @@ from . import (
     linalg,  # torch.linalg: norms, det, inv, solve, svd, qr, cholesky ...
     nn,
     optim,
+    profiler,  # torch.profiler: profile, record_function
     special,  # torch.special: expit, gammaln, entr, ndtr ...
     utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )

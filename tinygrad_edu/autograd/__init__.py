@@ -1,6 +1,6 @@
 """``tinygrad_edu.autograd``: the machinery that computes gradients (``torch.autograd`` twin)."""
 
-from . import _functions, anomaly_mode, forward_ad, functional
+from . import _functions, anomaly_mode, forward_ad, functional, profiler
 from .engine import BackwardStep, BackwardTrace, backward, grad, trace_backward
 from .function import Function, FunctionCtx
 from .grad_mode import (
