@@ -4,9 +4,12 @@ inputs against finite differences and against reverse mode; dual tensors behave 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
+from _oracle import oracle, outcome
 
 import tinygrad_edu as tg
 from tinygrad_edu.autograd import forward_ad as fwAD
@@ -353,3 +356,25 @@ def test_an_in_place_change_of_a_view_of_a_dual_tensor_is_refused_with_what_to_d
         y = fwAD.make_dual(tg.tensor([1.0, 2.0, 3.0]), tg.tensor([1.0, 0.0, 0.0])).clone()
         with pytest.raises(NotImplementedError, match=r"clone\(\) the view first"):
             y[1:].mul_(2)
+
+
+def test_a_tangent_through_a_layer_whose_weights_require_grad_has_pytorchs_graph() -> None:
+    """PyTorch's forward-mode tutorial makes a Linear layer's parameters dual and prints the output's tangent: it
+    requires grad (a missing tangent counts as zeros, which join the weight to the tangent's graph)."""
+    def tangent(lib: ModuleType) -> Any:
+        fw = lib.autograd.forward_ad
+        lib.manual_seed(0)
+        model, x = lib.nn.Linear(3, 2), lib.ones(4, 3)
+        tangents = {name: lib.ones_like(p) for name, p in model.named_parameters()}
+        with fw.dual_level():
+            for name, p in list(model.named_parameters()):
+                delattr(model, name)
+                setattr(model, name, fw.make_dual(p, tangents[name]))
+            jvp = fw.unpack_dual(model(x)).tangent
+        return jvp[:2]
+
+    ours = outcome(tangent, tg)
+    assert ours == (None, "tensor([[4., 4.],\n        [4., 4.]], grad_fn=<SliceBackward0>)", [])
+    torch = oracle()
+    if torch is not None:  # (torch's forward AD warns, once, that torch.jit.script is deprecated: not compared)
+        assert outcome(tangent, torch)[:2] == ours[:2]

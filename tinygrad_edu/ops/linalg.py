@@ -75,7 +75,12 @@ def _short(a: np.ndarray) -> str:
 def _product_rule(op: Callable[[Tensor, Tensor], Tensor], x: Tensor, y: Tensor, x_t: Tensor | None,
                   y_t: Tensor | None) -> Tensor | None:
     """Forward mode for a product (``jvp``): (x + εx_t)(y + εy_t) = xy + ε(x_t y + x y_t), the terms whose tangent
-    exists (a product is linear in each factor, so each term is the op itself)."""
+    exists (a product is linear in each factor, so each term is the op itself). As in PyTorch, a missing tangent is
+    zeros when its partner requires grad and grad mode is on: the term is 0, but it joins the partner to the
+    tangent's graph (the tangent of a Linear layer's output then shows ``grad_fn=<AddBackward0>``, as PyTorch's)."""
+    if GradMode.enabled and (x_t is None) != (y_t is None):
+        x_t = _wrap(np.zeros_like(x._array)) if x_t is None and y._requires_grad else x_t
+        y_t = _wrap(np.zeros_like(y._array)) if y_t is None and x._requires_grad else y_t
     terms = [t for t in (op(x_t, y) if x_t is not None else None, op(x, y_t) if y_t is not None else None)
              if t is not None]
     return None if not terms else terms[0] if len(terms) == 1 else terms[0] + terms[1]
