@@ -456,3 +456,24 @@ def test_complex_data_is_refused_in_words_that_say_why(data: Any) -> None:
     if isinstance(data, np.ndarray):
         with pytest.raises(TypeError, match="^tinygrad_edu has no complex dtypes"):
             tg.from_numpy(data)
+
+
+# -- lazy batch norm (d2l's transformer chapter compares layer and batch norm with nn.LazyBatchNorm1d) -------------
+def test_lazy_batch_norm_takes_its_features_from_the_first_input() -> None:
+    def lazy(lib: ModuleType) -> Any:
+        bn = lib.nn.LazyBatchNorm1d()
+        before = (repr(bn), repr(bn.weight), repr(bn.running_mean), repr(bn.num_batches_tracked))
+        out = bn(lib.tensor([[1.0, 2.0], [2.0, 3.0]]))
+        return before, out, repr(bn), type(bn).__name__, bn.running_mean, bn.weight.shape
+
+    as_pytorch(lazy, (None, "(('LazyBatchNorm1d(0, eps=1e-05, momentum=0.1, affine=True, bias=True, "
+                            "track_running_stats=True)', '<UninitializedParameter>', '<UninitializedBuffer>', "
+                            "'tensor(0)'), tensor([[-1.0000, -1.0000],\n        [ 1.0000,  1.0000]], "
+                            "grad_fn=<NativeBatchNormBackward0>), 'BatchNorm1d(2, eps=1e-05, momentum=0.1, "
+                            "affine=True, bias=True, track_running_stats=True)', 'BatchNorm1d', "
+                            "tensor([0.1500, 0.2500]), tinygrad_edu.Size([2]))", []))
+    as_pytorch(lambda lib: repr(lib.nn.LazyBatchNorm2d(affine=False)),
+               (None, "'LazyBatchNorm2d(0, eps=1e-05, momentum=0.1, affine=False, bias=False, "
+                      "track_running_stats=True)'", []))
+    as_pytorch(lambda lib: lib.nn.LazyBatchNorm2d()(lib.ones(2, 3, 4, 4)).shape,
+               (None, "tinygrad_edu.Size([2, 3, 4, 4])", []))

@@ -72,6 +72,9 @@ from .normalization import (
     InstanceNorm2d,
     InstanceNorm3d,
     LayerNorm,
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyBatchNorm3d,
 )
 from .padding import (
     CircularPad1d,
@@ -104,7 +107,8 @@ __all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterL
 __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
 __all__ += ["Buffer", "Threshold"]
-__all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ += ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+            "LazyBatchNorm1d", "LazyBatchNorm2d", "LazyBatchNorm3d"]
 __all__ += ["CosineEmbeddingLoss", "GaussianNLLLoss", "MarginRankingLoss", "MultiMarginLoss", "PoissonNLLLoss",
             "SoftMarginLoss", "Tanhshrink", "TripletMarginLoss"]
 __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d",

@@ -33,6 +33,7 @@ from ..core.function import Function
 from ..ops import elementwise
 from . import init
 from .module import Module, Parameter, typename
+from .parameter import UninitializedBuffer, UninitializedParameter
 
 
 def _normalized_dims(x: Tensor, n: int) -> tuple[int, ...]:
@@ -393,6 +394,53 @@ class BatchNorm3d(_BatchNorm):
     """Batch norm over (N, C, D, H, W) volumes: one mean and variance per channel C."""
 
     _input_dims = (5,)
+
+
+class _LazyBatchNorm(_BatchNorm):
+    """A batch norm layer that learns ``num_features`` from its first input (``nn.LazyBatchNorm1d()``): until then
+    its weight and bias are ``UninitializedParameter``s and its running statistics ``UninitializedBuffer``s; the
+    first forward gives them the input's channel count and their starting values, and the module becomes the
+    plain layer (``cls_to_become``), as ``LazyLinear`` does."""
+
+    cls_to_become: type[_BatchNorm]
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__(0, eps, momentum, affine, track_running_stats, device, dtype)
+        np_dtype = (dtype or float32).np
+        for name in ("weight", "bias") if affine else ():
+            setattr(self, name, UninitializedParameter(dtype=np_dtype))
+        for name in ("running_mean", "running_var") if track_running_stats else ():
+            setattr(self, name, UninitializedBuffer(dtype=np_dtype))
+
+    def reset_parameters(self) -> None:
+        if self.num_features:  # (nothing to initialise before the first input)
+            super().reset_parameters()
+
+    def forward(self, input: Tensor) -> Tensor:
+        if self.num_features == 0:
+            self.num_features = input.shape[1]  # the channels: (N, C, ...)
+            for t in (self.weight, self.bias, self.running_mean, self.running_var):
+                if t is not None:
+                    t.materialize((self.num_features,))
+            self.reset_parameters()
+        self.__class__ = self.cls_to_become
+        return self.forward(input)
+
+
+class LazyBatchNorm1d(_LazyBatchNorm):
+    cls_to_become = BatchNorm1d
+    _input_dims = BatchNorm1d._input_dims
+
+
+class LazyBatchNorm2d(_LazyBatchNorm):
+    cls_to_become = BatchNorm2d
+    _input_dims = BatchNorm2d._input_dims
+
+
+class LazyBatchNorm3d(_LazyBatchNorm):
+    cls_to_become = BatchNorm3d
+    _input_dims = BatchNorm3d._input_dims
 
 
 class _InstanceNorm(_NormBase):

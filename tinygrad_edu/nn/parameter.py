@@ -1,6 +1,7 @@
 """``Parameter``: a tensor marked as a weight of a model; ``Buffer``, one marked as a module's other state; and
-``UninitializedParameter``, the weight of a lazy module (``nn.LazyLinear``) before its first input tells it its
-shape. (PyTorch keeps them in ``torch.nn.parameter``, and prints their class from there.)"""
+``UninitializedParameter`` and ``UninitializedBuffer``, the weight and state of a lazy module (``nn.LazyLinear``,
+``nn.LazyBatchNorm1d``) before its first input tells it their shape. (PyTorch keeps them in ``torch.nn.parameter``,
+and prints their class from there.)"""
 
 from __future__ import annotations
 
@@ -79,3 +80,19 @@ class UninitializedParameter(Parameter):
         """Give the parameter ``shape`` (its values uninitialised, as ``torch.empty``'s) and make it a Parameter."""
         self._array = np.empty(tuple(shape), self._array.dtype if dtype is None else np.dtype(dtype))
         self.__class__ = self.cls_to_become
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet: a lazy module's state (``nn.LazyBatchNorm1d().running_mean``) until its
+    first input. As :class:`UninitializedParameter`: printed ``<UninitializedBuffer>``, no shape, and
+    ``materialize(shape)`` makes it a plain tensor (the same object)."""
+
+    def __init__(self, requires_grad: bool = False, device: Any = None, dtype: Any = None) -> None:
+        _init(self, np.empty(0, dtype=np.dtype(dtype) if dtype is not None else np.float32), requires_grad)
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
+
+    shape = UninitializedParameter.shape
+    materialize = UninitializedParameter.materialize
+    cls_to_become = Tensor
