@@ -90,7 +90,8 @@ LAYERS = [
     {"core"},
     {"ops", "autograd", "_creation", "_generator", "_out"},
     {"_tensor", "_functions", "_serialization", "_C", "storage"},
-    {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions", "profiler"},
+    {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions", "profiler", "_runtime",
+     "random", "testing", "backends"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

@@ -18,6 +18,7 @@ from . import (
     _messages,
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
+    backends,  # torch.backends: cudnn, mps, cuda ... none of which is here; their switches are accepted
     distributions,  # torch.distributions: Normal, Bernoulli, Categorical, Multinomial, Uniform, kl_divergence
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     functional,  # torch.functional: einsum, split, norm ... as PyTorch keeps them there too
@@ -25,7 +26,9 @@ from . import (
     nn,
     optim,
     profiler,  # torch.profiler: profile, record_function
+    random,  # torch.random: manual_seed, get_rng_state, fork_rng ...
     special,  # torch.special: expit, gammaln, entr, ndtr ...
+    testing,  # torch.testing.assert_close
     utils,  # torch.utils.data: Dataset, TensorDataset, DataLoader
 )
 from ._C import _functions
@@ -85,6 +88,7 @@ from ._dtype import (
 from ._functions import *  # noqa: F403  (torch.exp, torch.sum, torch.matmul ...)
 from ._functions import __all__ as _function_names
 from ._printing import set_printoptions
+from ._runtime import *  # noqa: F403  (set_num_threads, use_deterministic_algorithms, typename ...)
 from ._serialization import load, save
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import is_anomaly_enabled, is_inference_mode_enabled
