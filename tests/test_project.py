@@ -91,7 +91,7 @@ LAYERS = [
     {"ops", "autograd", "_creation", "_generator", "_out"},
     {"_tensor", "_functions", "_serialization", "_C", "storage"},
     {"nn", "optim", "linalg", "special", "func", "utils", "functional", "distributions", "profiler", "_runtime",
-     "random", "testing", "backends"},
+     "random", "testing", "backends", "compiler"},
     {"viz", "teach", "grading"},  # for learners and instructors: drawing, plotting, checking and grading
 ]
 

@@ -8,12 +8,14 @@ is run with tinygrad_edu and, when torch is installed, with torch: same result o
 
 from __future__ import annotations
 
+import contextlib
+import warnings
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, err, ok
+from _oracle import as_pytorch, err, ok, oracle
 
 import tinygrad_edu as tg
 
@@ -263,3 +265,65 @@ def test_assert_close_checks_a_hand_written_gradient() -> None:
     tg.testing.assert_close(x.grad, by_hand)
     with pytest.raises(AssertionError, match="Mismatched elements: 3 / 3"):
         tg.testing.assert_close(x.grad, 2 * x.detach().tanh())
+
+
+def _compiled_linear(lib: ModuleType) -> Any:
+    """A model and its compiled form (PyTorch's "eager" backend: traced, no kernels generated, so quick)."""
+    lib.manual_seed(0)
+    model = lib.nn.Linear(2, 1)
+    return model, lib.compile(model, backend="eager")
+
+
+COMPILE = {
+    "prints as PyTorch's": (lambda lib: str(_compiled_linear(lib)[1]), ok(
+        "'OptimizedModule(\\n  (_orig_mod): Linear(in_features=2, out_features=1, bias=True)\\n)'")),
+    "its parameters are the model's": (lambda lib: (lambda m, c: (
+        [n for n, _ in c.named_parameters()], c.weight is m.weight, c._orig_mod is m))(*_compiled_linear(lib)),
+        ok("(['_orig_mod.weight', '_orig_mod.bias'], True, True)")),
+    "state_dict keys": (lambda lib: list(_compiled_linear(lib)[1].state_dict()), ok(
+        "['_orig_mod.weight', '_orig_mod.bias']")),
+    "the same numbers": (lambda lib: (lambda m, c: (c(lib.ones(3, 2)) == m(lib.ones(3, 2))).all().item())(
+        *_compiled_linear(lib)), ok("True")),
+    "a function": (lambda lib: (lambda f: (f.__name__, f(lib.zeros(2)).tolist()))(
+        lib.compile(_sin_plus_one, backend="eager")), ok("('_sin_plus_one', [1.0, 1.0])")),
+    "as a decorator with a mode": (lambda lib: lib.compile(backend="eager", dynamic=False)(_sin_plus_one)(
+        lib.zeros(1)).tolist(), ok("[1.0]")),
+    "an unknown mode": (lambda lib: lib.compile(lib.nn.Linear(1, 1), mode="bad"), err(
+        "RuntimeError", "Unrecognized mode=bad, should be one of: default, lite, reduce-overhead, "
+        "max-autotune-no-cudagraphs, max-autotune")),
+    "not callable": (lambda lib: lib.compile(3), err(
+        "AssertionError", "A callable function is expected, but <class 'int'> is provided.")),
+    "a missing attribute": (lambda lib: _compiled_linear(lib)[1].nothing, err(
+        "AttributeError", "'Linear' object has no attribute 'nothing'")),
+    "is_compiling": (lambda lib: lib.compiler.is_compiling(), ok("False")),
+}
+
+
+def _sin_plus_one(x: Any) -> Any:
+    return x.sin() + 1
+
+
+@pytest.mark.parametrize("name", COMPILE)
+def test_compile(name: str) -> None:
+    fn, expected = COMPILE[name]
+    torch = oracle()
+    if torch is not None:  # (PyTorch's compiler warns about its own deprecated names as it loads: once, before)
+        with warnings.catch_warnings(), contextlib.suppress(Exception):
+            warnings.simplefilter("ignore")
+            fn(torch)
+    as_pytorch(fn, expected)
+
+
+def test_a_compiled_model_trains_as_the_model() -> None:
+    """A tutorial that compiles its model: the gradients reach the model's own parameters, step for step."""
+    tg.manual_seed(0)
+    model = tg.nn.Sequential(tg.nn.Linear(3, 4), tg.nn.ReLU(), tg.nn.Linear(4, 1))
+    compiled = tg.compile(model)
+    opt = tg.optim.SGD(compiled.parameters(), lr=0.1)
+    x, y = tg.randn(8, 3), tg.randn(8, 1)
+    before = model[0].weight.detach().clone()
+    loss = tg.nn.functional.mse_loss(compiled(x), y)
+    loss.backward()
+    assert model[0].weight.grad is not None
+    opt.step()
+    assert not tg.equal(model[0].weight, before)

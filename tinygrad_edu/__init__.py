@@ -19,6 +19,7 @@ from . import (
     _tensor,  # (first: every op's result is an instance of its Tensor class)
     autograd,
     backends,  # torch.backends: cudnn, mps, cuda ... none of which is here; their switches are accepted
+    compiler,  # torch.compile and torch.compiler: the model runs as written (see its docstring)
     distributions,  # torch.distributions: Normal, Bernoulli, Categorical, Multinomial, Uniform, kl_divergence
     func,  # torch.func: grad, vjp, jvp, jacrev, jacfwd, hessian, vmap ...
     functional,  # torch.functional: einsum, split, norm ... as PyTorch keeps them there too
@@ -92,6 +93,7 @@ from ._runtime import *  # noqa: F403  (set_num_threads, use_deterministic_algor
 from ._serialization import load, save
 from ._tensor import Size, Tensor
 from .autograd.grad_mode import is_anomaly_enabled, is_inference_mode_enabled
+from .compiler import compile
 from .core.grad_mode import (
     enable_grad,
     inference_mode,
