@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
+from .._generator import in_memory_order
 from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._tensor import Tensor, _wrap
 from ..core.derivatives import MulScalar, ThresholdBackward
@@ -588,9 +589,18 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0:
         return input
     a = input._array  # (the mask as PyTorch draws it: bernoulli(1 - p), then divided by 1 - p in a's dtype)
-    keep = default_generator.bernoulli(a.shape, 1 - p) if p < 1 else np.zeros(a.shape, bool)
+    keep = _dropout_keep(a, p) if p < 1 else np.zeros(a.shape, bool)
     mask = _wrap(keep.astype(a.dtype) / a.dtype.type(1 - p) if p < 1 else np.zeros(a.shape, a.dtype))
     return _inplace(input, lambda s: s * mask) if inplace else input * mask
+
+
+def _dropout_keep(a: np.ndarray, p: float) -> np.ndarray:
+    """Which elements dropout keeps, drawn as PyTorch draws them: into a tensor laid out like the input (a
+    transposed input, such as batch_first attention's output, is filled in its memory order, not its index order)."""
+    order = sorted(range(a.ndim), key=lambda d: a.strides[d], reverse=True)
+    if a.flags.c_contiguous or not a.transpose(order).flags.c_contiguous:  # (only a permuted dense layout is kept)
+        return default_generator.bernoulli(a.shape, 1 - p)
+    return in_memory_order(a, lambda shape: default_generator.bernoulli(shape, 1 - p))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
