@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, ok, oracle
+from _oracle import as_pytorch, ok, oracle, raises
 
 import tinygrad_edu as tg
+from tinygrad_edu.autograd import gradcheck, gradgradcheck
 
 
 class Text(str):
@@ -562,3 +563,290 @@ def test_outputs_and_gradients_match_pytorch(name: str) -> None:
         for dtype, ours, tolerance in (("float64", ours64, 1e-12), ("float32", ours32, 1e-5)):
             theirs = _run(torch, name, dtype)
             _close(ours[0] + ours[1], theirs[0] + theirs[1], tolerance)
+
+
+# -- the graph: node names --------------------------------------------------------------------------------------------
+def _nodes(fn: Any) -> list[str]:
+    """The names of the nodes below ``fn``, each once, depth first (the order next_functions gives)."""
+    seen, names, stack = set(), [], [fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(type(node).__name__)
+        stack.extend(n for n, _ in reversed(node.next_functions))
+    return names
+
+
+def _graph(name: str) -> Callable[[ModuleType], Text]:
+    """The output's node, then how many of each node the whole graph holds (a case of CASES, in float32)."""
+    def run(lib: ModuleType) -> Text:
+        results, _ = CASES[name](lib, "float32")
+        lines = []
+        for r in results:
+            if r is not None:
+                names = _nodes(r.grad_fn)
+                lines.append(f"{names[0]}: " + ", ".join(f"{n} {names.count(n)}" for n in sorted(set(names))))
+        return Text("\n".join(lines))
+    return run
+
+
+NODE_NAMES = {
+    "sdpa": (
+        "UnsafeViewBackward0: AccumulateGrad 3, BmmBackward0 2, ExpandBackward0 4, MulBackward1 2, "
+        "ReshapeAliasBackward0 1, SafeSoftmaxBackward0 1, TransposeBackward0 1, UnsafeViewBackward0 2, "
+        "ViewBackward0 3"),
+    "mha self-attention": (
+        "ViewBackward0: AccumulateGrad 5, AddmmBackward0 2, BmmBackward0 2, CloneBackward0 2, MulBackward0 1, "
+        "SelectBackward0 3, SoftmaxBackward0 1, SqueezeBackward1 1, TBackward0 2, TransposeBackward0 6, "
+        "UnsafeViewBackward0 1, UnsqueezeBackward0 1, ViewBackward0 7\n"
+        "MeanBackward1: AccumulateGrad 3, AddmmBackward0 1, BmmBackward0 1, CloneBackward0 1, MeanBackward1 1, "
+        "MulBackward0 1, SelectBackward0 2, SoftmaxBackward0 1, SqueezeBackward1 1, TBackward0 1, "
+        "TransposeBackward0 4, UnsqueezeBackward0 1, ViewBackward0 6"),
+    "encoder layer, norm_first, gelu, batch_first, dropout": (
+        "AddBackward0: AccumulateGrad 13, AddBackward0 3, AddmmBackward0 3, BmmBackward0 2, CloneBackward0 3, "
+        "ExpandBackward0 4, GeluBackward0 1, MmBackward0 1, MulBackward0 4, MulBackward1 2, "
+        "NativeLayerNormBackward0 2, PermuteBackward0 1, ReshapeAliasBackward0 3, SafeSoftmaxBackward0 1, "
+        "SelectBackward0 3, SqueezeBackward1 1, "
+        "TBackward0 4, TransposeBackward0 7, UnsafeViewBackward0 5, UnsqueezeBackward0 1, ViewBackward0 13"),
+}
+
+
+@pytest.mark.filterwarnings("ignore:enable_nested_tensor")
+@pytest.mark.parametrize("name", ["sdpa", "mha self-attention", "mha kdim, vdim",
+                                  "mha bias_k, bias_v, zero attention, no bias", "mha unbatched",
+                                  "mha dropout, no weights", "encoder layer, norm_first, gelu, batch_first, dropout"])
+def test_node_names_are_pytorchs(name: str) -> None:
+    """Every node of the graph, counted by name: the same as PyTorch records in training where it composes the
+    attention from ops (with the weights formed, or with dropout, or heads of values unlike the keys'). Without
+    dropout and weights, on 4-D inputs whose heads all have one size, PyTorch calls its fused CPU kernel instead, one
+    ScaledDotProductFlashAttentionForCpuBackward0 node, where this library shows the ops of its composition (see
+    F.scaled_dot_product_attention): those cases are left out here."""
+    expected = NODE_NAMES.get(name)
+    as_pytorch(_graph(name), None if expected is None else ok(expected))
+
+
+# -- finite differences -----------------------------------------------------------------------------------------------
+def _f64(*shape: int, seed: int = 0) -> tg.Tensor:
+    return tg.tensor(np.random.default_rng(seed).normal(size=shape), requires_grad=True)
+
+
+def test_attention_derivatives_match_finite_differences() -> None:
+    """gradcheck and gradgradcheck in float64: attention with a float mask, causal attention, and multi-head attention
+    with a padding mask, for its inputs and every parameter (backward, and backward's derivative: create_graph)."""
+    f = tg.nn.functional.scaled_dot_product_attention
+    mask = tg.tensor([[0.0, -1.0, 0.5], [0.0, 2.0, -np.inf]], dtype=tg.float64)
+    for fn in (lambda q, k, v: f(q, k, v, mask), lambda q, k, v: f(q, k, v, is_causal=True)):
+        inputs = (_f64(1, 2, 3, seed=1), _f64(1, 3, 3, seed=2), _f64(1, 3, 2, seed=3))
+        assert gradcheck(fn, inputs) and gradgradcheck(fn, inputs)
+    tg.manual_seed(0)
+    m = tg.nn.MultiheadAttention(4, 2, dtype=tg.float64)
+    padding = tg.tensor([[False, False, True]])
+
+    def mha(q: tg.Tensor, kv: tg.Tensor, *params: tg.Tensor) -> tuple:
+        return m(q, kv, kv, key_padding_mask=padding)
+
+    inputs = (_f64(2, 1, 4, seed=4), _f64(3, 1, 4, seed=5), *m.parameters())
+    assert gradcheck(mha, inputs) and gradgradcheck(mha, inputs)
+
+
+def test_encoder_layer_derivatives_match_finite_differences() -> None:
+    tg.manual_seed(0)
+    layer = tg.nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, dtype=tg.float64)
+    inputs = (_f64(3, 1, 4), *layer.parameters())
+    assert gradcheck(lambda x, *params: layer(x), inputs)
+
+
+# -- errors and warnings ----------------------------------------------------------------------------------------------
+def _qkv(lib: ModuleType, *dtypes: str) -> list:
+    return [lib.zeros(1, 2, 3, dtype=getattr(lib, d)) for d in dtypes]
+
+
+ERRORS: dict[str, tuple[Callable[[ModuleType], Any], type, str]] = {
+    "sdpa, a mask with is_causal": (
+        lambda lib: lib.nn.functional.scaled_dot_product_attention(
+            *_qkv(lib, "float32", "float32", "float32"), lib.zeros(2, 2), is_causal=True), RuntimeError,
+        "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True"),
+    "sdpa, dtypes differ": (
+        lambda lib: lib.nn.functional.scaled_dot_product_attention(*_qkv(lib, "float32", "float64", "float32")),
+        RuntimeError, "Expected query, key, and value to have the same dtype, but got query.dtype: float key.dtype: "
+        "double and value.dtype: float instead."),
+    "sdpa, an integer mask": (
+        lambda lib: lib.nn.functional.scaled_dot_product_attention(
+            *_qkv(lib, "float64", "float64", "float64"), lib.zeros(2, 2, dtype=lib.int64)), RuntimeError,
+        "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: long int and "
+        " query.dtype: double instead."),
+    "sdpa, 1-D inputs": (
+        lambda lib: lib.nn.functional.scaled_dot_product_attention(lib.zeros(3), lib.zeros(3), lib.zeros(3)),
+        RuntimeError, "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: 1 "
+        "key.dim: 1 and value.dim: 1 instead."),
+    "mha, embed_dim not divisible": (lambda lib: lib.nn.MultiheadAttention(6, 4), AssertionError,
+                                     "embed_dim must be divisible by num_heads"),
+    "mha, no heads": (lambda lib: lib.nn.MultiheadAttention(6, 0), ValueError,
+                      "embed_dim and num_heads must be greater than 0, got embed_dim=6 and num_heads=0 instead"),
+    "mha, is_causal without a mask": (
+        lambda lib: lib.nn.MultiheadAttention(4, 2)(*[lib.zeros(3, 1, 4)] * 3, is_causal=True), RuntimeError,
+        "Need attn_mask if specifying the is_causal hint. You may use the Transformer module method "
+        "`generate_square_subsequent_mask` to create this mask."),
+    "mha, a 2-D mask of the wrong shape": (
+        lambda lib: lib.nn.MultiheadAttention(4, 2)(*[lib.zeros(3, 1, 4)] * 3, attn_mask=lib.zeros(2, 3)),
+        RuntimeError, "The shape of the 2D attn_mask is tinygrad_edu.Size([2, 3]), but should be (3, 3)."),
+    "mha, a 4-D query": (
+        lambda lib: lib.nn.MultiheadAttention(4, 2)(*[lib.zeros(3, 1, 1, 4)] * 3), AssertionError,
+        "query should be unbatched 2D or batched 3D tensor but received 4-D query tensor"),
+    "mha, an integer padding mask": (
+        lambda lib: lib.nn.MultiheadAttention(4, 2)(*[lib.zeros(3, 1, 4)] * 3,
+                                                    key_padding_mask=lib.zeros(1, 3, dtype=lib.int64)),
+        AssertionError, "only bool and floating types of key_padding_mask are supported"),
+    "mha, a wrong embedding size": (
+        lambda lib: lib.nn.MultiheadAttention(4, 2)(*[lib.zeros(3, 1, 6)] * 3), AssertionError,
+        "was expecting embedding dimension of 4, but got 6"),
+    "encoder layer, an unknown activation": (
+        lambda lib: lib.nn.TransformerEncoderLayer(4, 2, activation="tanh"), RuntimeError,
+        "activation should be relu/gelu, not tanh"),
+    "transformer, batches differ": (
+        lambda lib: lib.nn.Transformer(4, 2, 1, 1, 6, batch_first=True)(lib.zeros(2, 3, 4), lib.zeros(1, 3, 4)),
+        RuntimeError, "the batch number of src and tgt must be equal"),
+    "transformer, features differ": (
+        lambda lib: lib.nn.Transformer(4, 2, 1, 1, 6, batch_first=True)(lib.zeros(2, 3, 4), lib.zeros(2, 3, 5)),
+        RuntimeError, "the feature number of src and tgt must be equal to d_model"),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_errors_are_pytorchs(name: str) -> None:
+    fn, kind, message = ERRORS[name]
+    raises(fn, kind, message)
+
+
+def _nested_warning(why: str) -> list[str]:
+    return [f"UserWarning: enable_nested_tensor is True, but self.use_nested_tensor is False because {why}"]
+
+
+WARNINGS: dict[str, tuple[Build, list[str]]] = {
+    "not batch_first": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6), 1), _nested_warning(
+        "encoder_layer.self_attn.batch_first was not True(use batch_first for better inference performance)")),
+    "norm_first": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6, norm_first=True,
+                                                                               batch_first=True), 1),
+                   _nested_warning("encoder_layer.norm_first was True")),
+    "odd heads": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(3, 3, 6, batch_first=True), 1),
+                  _nested_warning("encoder_layer.self_attn.num_heads is odd")),
+    "another activation": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(
+        4, 2, 6, activation=nn.Tanh(), batch_first=True), 1),
+        _nested_warning("encoder_layer.activation_relu_or_gelu was not True")),
+    "asked for none": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6), 1,
+                                                        enable_nested_tensor=False), []),
+    "batch_first, even heads": (lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6,
+                                                                                            batch_first=True), 1), []),
+}
+
+
+@pytest.mark.parametrize("name", WARNINGS)
+def test_the_nested_tensor_warning_is_pytorchs(name: str) -> None:
+    build, warned = WARNINGS[name]
+    used = not warned and name != "asked for none"  # (whether the encoder would use nested tensors in inference)
+    as_pytorch(lambda lib: Text(str(_module(lib, build).use_nested_tensor)), (None, str(used), warned))
+
+
+def test_mismatched_masks_warn_as_in_pytorch() -> None:
+    def run(lib: ModuleType) -> Any:
+        m = _module(lib, lambda nn: nn.MultiheadAttention(4, 2))
+        x = lib.ones(3, 1, 4)
+        out, _ = m(x, x, x, key_padding_mask=lib.tensor([[False, False, True]]), attn_mask=lib.zeros(3, 3))
+        return out.shape
+
+    as_pytorch(run, (None, "tinygrad_edu.Size([3, 1, 4])", [
+        "UserWarning: Support for mismatched key_padding_mask and attn_mask is deprecated. Use same type for both "
+        "instead."]))
+
+
+# -- inference: PyTorch's fused path, and the zeros of its nested tensors ---------------------------------------------
+def test_inference_on_a_padded_batch_is_pytorchs() -> None:
+    """eval() and no_grad(): PyTorch runs its fused kernels, and packs a padded batch into nested tensors whose padded
+    positions come back as zeros (the final norm then makes them its bias). Values to float32's rounding."""
+    def run(lib: ModuleType) -> np.ndarray:
+        m = _module(lib, lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 2,
+                                                          nn.LayerNorm(8)), seed=0).eval()
+        padding = lib.tensor([[False] * 5, [False, False, False, True, True]])  # (padding at the end of each)
+        with lib.no_grad():
+            return m(_data(lib, "float32", 2, 5, 8, grad=False), src_key_padding_mask=padding).numpy()
+
+    ours = run(tg)
+    assert np.array_equal(ours[1, 3:], np.zeros((2, 8), np.float32))  # (LayerNorm(8)'s bias: zeros)
+    assert np.abs(ours[1, :3]).max() > 0.1
+    torch = oracle()
+    if torch is not None:
+        assert np.abs(ours - run(torch)).max() <= 1e-5 * np.abs(ours).max()
+
+
+# -- a program in the style of the tutorials --------------------------------------------------------------------------
+def _tiny_language_model(lib: ModuleType) -> Text:
+    """A two-layer causal Transformer encoder learns to continue sequences of tokens (the shape of d2l's and PyTorch's
+    language-model tutorials, scaled down): embedding, encoder with the causal mask, a linear head, cross-entropy,
+    SGD. Prints the model, its losses as it learns, then its greedy predictions in eval mode."""
+    nn, F = lib.nn, lib.nn.functional
+    lib.manual_seed(0)
+
+    class TinyLM(nn.Module):
+        def __init__(self, vocab: int = 10, d_model: int = 8) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(vocab, d_model)
+            layer = nn.TransformerEncoderLayer(d_model, nhead=2, dim_feedforward=16, dropout=0.1, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, num_layers=2)
+            self.head = nn.Linear(d_model, vocab)
+
+        def forward(self, tokens: Any) -> Any:
+            mask = nn.Transformer.generate_square_subsequent_mask(tokens.size(1))
+            return self.head(self.encoder(self.embed(tokens), mask=mask, is_causal=True))
+
+    model = TinyLM()
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.5)
+    data = (lib.arange(8).reshape(1, 8) + lib.randint(0, 10, (6, 1))) % 10  # (each row counts on from its start)
+    lines = [str(model)]
+    for step in range(6):
+        logits = model(data[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, 10), data[:, 1:].reshape(-1))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        lines.append(f"step {step}: loss {loss.item():.4f}")
+    model.eval()
+    with lib.no_grad():
+        lines.append(f"predicted: {model(data[:2, :-1]).argmax(-1).tolist()}")
+    return Text("\n".join(lines))
+
+
+TINY_LANGUAGE_MODEL_PRINTED = (
+    'TinyLM(\n'
+    '  (embed): Embedding(10, 8)\n'
+    '  (encoder): TransformerEncoder(\n'
+    '    (layers): ModuleList(\n'
+    '      (0-1): 2 x TransformerEncoderLayer(\n'
+    '        (self_attn): MultiheadAttention(\n'
+    '          (out_proj): NonDynamicallyQuantizableLinear(in_features=8, out_features=8, bias=True)\n'
+    '        )\n'
+    '        (linear1): Linear(in_features=8, out_features=16, bias=True)\n'
+    '        (dropout): Dropout(p=0.1, inplace=False)\n'
+    '        (linear2): Linear(in_features=16, out_features=8, bias=True)\n'
+    '        (norm1): LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)\n'
+    '        (norm2): LayerNorm((8,), eps=1e-05, elementwise_affine=True, bias=True)\n'
+    '        (dropout1): Dropout(p=0.1, inplace=False)\n'
+    '        (dropout2): Dropout(p=0.1, inplace=False)\n'
+    '      )\n'
+    '    )\n'
+    '  )\n'
+    '  (head): Linear(in_features=8, out_features=10, bias=True)\n'
+    ')\n'
+    'step 0: loss 2.5672\n'
+    'step 1: loss 2.1111\n'
+    'step 2: loss 1.8645\n'
+    'step 3: loss 1.6753\n'
+    'step 4: loss 1.4771\n'
+    'step 5: loss 1.2733\n'
+    'predicted: [[5, 6, 1, 1, 2, 0, 1], [0, 3, 4, 5, 6, 1, 1]]')
+
+
+def test_a_tiny_language_model_trains_as_in_pytorch() -> None:
+    """Printed output identical to PyTorch's, losses to 4 decimals (float32 training: the same numbers to rounding)."""
+    as_pytorch(_tiny_language_model, ok(TINY_LANGUAGE_MODEL_PRINTED))

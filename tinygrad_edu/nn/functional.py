@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
-from .._generator import in_memory_order
 from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
+from .._generator import in_memory_order
 from .._tensor import Tensor, _wrap
 from ..core.derivatives import MulScalar, ThresholdBackward
 from ..core.function import Function
@@ -2033,8 +2033,12 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     MultiheadAttention does). ``enable_gqa``: K and V may have fewer heads (dim -3) than Q, each serving a group
     of query heads (grouped-query attention).
 
-    The composition is PyTorch's math kernel (the one it records on the CPU): the scale is split as sqrt(scale) on
-    Q and on K^T (MulBackward1 each) before the product, so that float32 rounds as it does there.
+    The composition is PyTorch's math kernel: the scale is split as sqrt(scale) on Q and on K^T (MulBackward1 each)
+    before the product, so that float32 rounds as it does there, and the nodes are the math kernel's. Where PyTorch
+    can, on the CPU (4-D inputs whose heads have one size, no dropout: MultiheadAttention with need_weights=False,
+    the Transformer layers without dropout), it calls its fused flash-attention kernel instead, one node
+    ``ScaledDotProductFlashAttentionForCpuBackward0``; this library shows the composed ops there too (the values
+    agree to rounding: the fused kernel is the same mathematics, computed in blocks).
     """
     _check_sdpa_inputs(query, key, value)
     if attn_mask is not None and attn_mask._array.dtype not in (np.bool_, np.float32, query._array.dtype):
