@@ -20,20 +20,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _oracle import as_pytorch, ok, oracle, raises
+from _oracle import Text, as_pytorch, node_names, ok, oracle, raises
 
 import tinygrad_edu as tg
 from tinygrad_edu.autograd import gradcheck, gradgradcheck
-
-
-class Text(str):
-    """A string whose repr is itself: a case's outcome is the repr of what it returns, here lines of text."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return str(self)
-
 
 Build = Callable[[Any], Any]  # a function of ``lib.nn`` that makes a module
 
@@ -566,19 +556,6 @@ def test_outputs_and_gradients_match_pytorch(name: str) -> None:
 
 
 # -- the graph: node names --------------------------------------------------------------------------------------------
-def _nodes(fn: Any) -> list[str]:
-    """The names of the nodes below ``fn``, each once, depth first (the order next_functions gives)."""
-    seen, names, stack = set(), [], [fn]
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        names.append(type(node).__name__)
-        stack.extend(n for n, _ in reversed(node.next_functions))
-    return names
-
-
 def _graph(name: str) -> Callable[[ModuleType], Text]:
     """The output's node, then how many of each node the whole graph holds (a case of CASES, in float32)."""
     def run(lib: ModuleType) -> Text:
@@ -586,7 +563,7 @@ def _graph(name: str) -> Callable[[ModuleType], Text]:
         lines = []
         for r in results:
             if r is not None:
-                names = _nodes(r.grad_fn)
+                names = node_names(r.grad_fn)
                 lines.append(f"{names[0]}: " + ", ".join(f"{n} {names.count(n)}" for n in sorted(set(names))))
         return Text("\n".join(lines))
     return run
