@@ -75,3 +75,25 @@ def as_pytorch(fn: Callable[[ModuleType], Any], expected: Outcome | None = None)
 def raises(fn: Callable[[ModuleType], Any], exc: type[Exception], message: str) -> None:
     """``fn`` raises ``exc(message)`` with no warning, in tinygrad_edu and in PyTorch."""
     as_pytorch(fn, (exc.__name__, message, []))
+
+
+class Text(str):
+    """A string whose repr is itself: a case's outcome is the repr of what it returns, here lines of text."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def node_names(fn: Any) -> list[str]:
+    """The node names of a graph, depth first from ``fn`` (each node once, in the order next_functions gives)."""
+    seen, out, stack = set(), [], [fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        out.append(type(node).__name__)
+        stack.extend(n for n, _ in reversed(node.next_functions))
+    return out

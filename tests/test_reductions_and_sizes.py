@@ -15,22 +15,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from _oracle import as_pytorch, raises
+from _oracle import as_pytorch, node_names, raises
 
 import tinygrad_edu as tg
 
-
-def _names(fn: Any) -> list[str]:
-    """The node names of a graph, depth first from ``fn`` (each node once)."""
-    seen, out, stack = set(), [], [fn]
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))
-        out.append(type(node).__name__)
-        stack.extend(n for n, _ in reversed(node.next_functions))
-    return out
+_names = node_names  # (the graph's node names, depth first: shared with the other graph tests)
 
 
 def test_jvp_of_a_sum_over_a_dim_ends_in_squeeze_as_in_pytorchs_docs() -> None:

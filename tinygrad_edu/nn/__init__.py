@@ -7,6 +7,10 @@
   compositions of tensor ops where PyTorch composes them too)
 * ``rnn``: the recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells ``RNNCell``, ``LSTMCell``,
   ``GRUCell`` (a float32 LSTM's layers are ``MkldnnRnnLayerBackward0`` nodes, as on PyTorch's CPU)
+* ``activation`` also holds ``MultiheadAttention`` (as PyTorch's does); ``F.scaled_dot_product_attention`` and
+  ``F.multi_head_attention_forward`` compose attention from matmul, softmax and dropout
+* ``transformer``: ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
+  ``TransformerDecoder`` and ``Transformer``
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
 * ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
@@ -30,6 +34,7 @@ from .activation import (
     LogSigmoid,
     LogSoftmax,
     Mish,
+    MultiheadAttention,
     PReLU,
     ReLU,
     ReLU6,
@@ -44,7 +49,7 @@ from .activation import (
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
 from .conv import Conv1d, Conv2d, Conv3d, LazyConv1d, LazyConv2d, LazyConv3d
-from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
+from .linear import Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -97,6 +102,13 @@ from .parameter import Buffer, Parameter, UninitializedParameter
 from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
+from .transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
            "LeakyReLU", "Linear",
@@ -117,3 +129,5 @@ __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", 
 __all__ += ["Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d"]
 __all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+__all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Transformer", "TransformerDecoder",
+            "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer"]

@@ -1,4 +1,5 @@
-"""Activation layers: each wraps the function of the same name in ``nn.functional``.
+"""Activation layers: each wraps the function of the same name in ``nn.functional``; and, as in PyTorch,
+``MultiheadAttention`` (attention is where softmax, an activation, does its work).
 
 A network of Linear layers alone is still one linear map (a product of matrices); a nonlinearity
 between them is what lets it bend.
@@ -14,6 +15,7 @@ from .._dtype import float32
 from .._tensor import Tensor, _wrap
 from . import functional as F
 from . import init as _init
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module, Parameter
 
 
@@ -311,3 +313,110 @@ class GLU(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class MultiheadAttention(Module):
+    """Multi-head attention (Vaswani et al. 2017, "Attention Is All You Need"): ``num_heads`` attentions side by side,
+    each on its own ``embed_dim // num_heads`` features of learned projections of the queries, keys and values, and
+    their outputs, concatenated, mixed by one more linear map ``out_proj``:
+
+        head_i = softmax((Q W_i^Q)(K W_i^K)^T / sqrt(d) + mask) (V W_i^V),    d = embed_dim / num_heads
+        output = concat(head_1, ..., head_h) W^O + b^O
+
+    ``mha(query, key, value)`` returns ``(attn_output, attn_output_weights)`` (see
+    :func:`~tinygrad_edu.nn.functional.multi_head_attention_forward` for the shapes and the masks); self-attention
+    passes the same tensor three times. Inputs are sequence first (L, N, E) unless ``batch_first=True`` (N, L, E).
+
+    Parameters, as PyTorch registers and draws them: ``in_proj_weight`` (3E, E), W^Q, W^K, W^V stacked, or, when the
+    keys or values have other sizes (``kdim``, ``vdim``), ``q_proj_weight`` (E, E), ``k_proj_weight`` (E, kdim),
+    ``v_proj_weight`` (E, vdim); ``in_proj_bias`` (3E,); ``out_proj`` a Linear(E, E); with ``add_bias_kv``,
+    ``bias_k`` and ``bias_v`` (1, 1, E). The projections start xavier-uniform, the biases at 0 (after ``out_proj``
+    drew its own, Linear's, values: after the same ``manual_seed`` the weights are PyTorch's, bit for bit).
+
+    PyTorch runs a fused kernel instead in inference (eval mode, no gradient, batch_first self-attention ...); its
+    results are those of this composition to rounding. This class always composes (the graph PyTorch records in
+    training: the output's node is ViewBackward0, or TransposeBackward0 with ``batch_first``).
+    """
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device: Any = None, dtype: Any = None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got embed_dim={embed_dim} and "
+                             f"num_heads={num_heads} instead")
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        np_dtype = (dtype or float32).np
+
+        def empty(*shape: int) -> Parameter:
+            return Parameter(_wrap(np.empty(shape, np_dtype)))
+
+        if self._qkv_same_embed_dim:
+            self.in_proj_weight = empty(3 * embed_dim, embed_dim)
+            for name in ("q_proj_weight", "k_proj_weight", "v_proj_weight"):
+                self.register_parameter(name, None)
+        else:
+            self.q_proj_weight = empty(embed_dim, embed_dim)
+            self.k_proj_weight = empty(embed_dim, self.kdim)
+            self.v_proj_weight = empty(embed_dim, self.vdim)
+            self.register_parameter("in_proj_weight", None)
+        if bias:
+            self.in_proj_bias = empty(3 * embed_dim)
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, dtype=dtype)
+        if add_bias_kv:
+            self.bias_k, self.bias_v = empty(1, 1, embed_dim), empty(1, 1, embed_dim)
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        if self._qkv_same_embed_dim:
+            _init.xavier_uniform_(self.in_proj_weight)
+        else:
+            for weight in (self.q_proj_weight, self.k_proj_weight, self.v_proj_weight):
+                _init.xavier_uniform_(weight)
+        if self.in_proj_bias is not None:
+            _init.constant_(self.in_proj_bias, 0.0)
+            _init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            _init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            _init.xavier_normal_(self.bias_v)
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
+                need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        is_batched = query.dim() == 3
+        key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask", F._none_or_dtype(attn_mask),
+                                             "attn_mask", query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if self.batch_first and is_batched:  # (sequence first inside; the same tensor stays the same tensor)
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = {} if self._qkv_same_embed_dim else {
+            "use_separate_proj_weight": True, "q_proj_weight": self.q_proj_weight,
+            "k_proj_weight": self.k_proj_weight, "v_proj_weight": self.v_proj_weight}
+        attn_output, attn_output_weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights,
+            attn_mask=attn_mask, average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
+        if self.batch_first and is_batched:
+            attn_output = attn_output.transpose(1, 0)
+        return attn_output, attn_output_weights

@@ -33,15 +33,18 @@ from typing import Any
 import numpy as np
 
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
-from .._dtype import LEGACY_NAMES, promoted
+from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
+from .._generator import in_memory_order
 from .._tensor import Tensor, _wrap
-from ..core.derivatives import ThresholdBackward
+from ..core.derivatives import MulScalar, ThresholdBackward
 from ..core.function import Function
 from ..core.grad_mode import no_grad
 from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
-from ..ops.linalg import linear
+from ..ops.linalg import baddbmm, linear
+from ..ops.linalg import matmul as _matmul
+from ..ops.reduce import Softmax
 from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
@@ -586,9 +589,18 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if not training or p == 0:
         return input
     a = input._array  # (the mask as PyTorch draws it: bernoulli(1 - p), then divided by 1 - p in a's dtype)
-    keep = default_generator.bernoulli(a.shape, 1 - p) if p < 1 else np.zeros(a.shape, bool)
+    keep = _dropout_keep(a, p) if p < 1 else np.zeros(a.shape, bool)
     mask = _wrap(keep.astype(a.dtype) / a.dtype.type(1 - p) if p < 1 else np.zeros(a.shape, a.dtype))
     return _inplace(input, lambda s: s * mask) if inplace else input * mask
+
+
+def _dropout_keep(a: np.ndarray, p: float) -> np.ndarray:
+    """Which elements dropout keeps, drawn as PyTorch draws them: into a tensor laid out like the input (a
+    transposed input, such as batch_first attention's output, is filled in its memory order, not its index order)."""
+    order = sorted(range(a.ndim), key=lambda d: a.strides[d], reverse=True)
+    if a.flags.c_contiguous or not a.transpose(order).flags.c_contiguous:  # (only a permuted dense layout is kept)
+        return default_generator.bernoulli(a.shape, 1 - p)
+    return in_memory_order(a, lambda shape: default_generator.bernoulli(shape, 1 - p))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -1970,3 +1982,323 @@ def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float =
 
 __all__ += ["cosine_embedding_loss", "gaussian_nll_loss", "margin_ranking_loss", "multi_margin_loss",
             "poisson_nll_loss", "soft_margin_loss", "tanhshrink", "triplet_margin_loss"]
+
+
+# ------------------------------------------------------------------------------------------------ attention
+# Scaled dot-product attention and the multi-head attention of ``nn.MultiheadAttention``, composed from the tensor ops
+# above (matmul, softmax, dropout, linear), as PyTorch composes them on the CPU when it records a graph: backward and
+# create_graph come from those ops, and the nodes are PyTorch's (UnsafeViewBackward0 over BmmBackward0 for a batched
+# matmul, SafeSoftmaxBackward0, BaddbmmBackward0 ...).
+
+class SafeSoftmax(Softmax):
+    """softmax along ``dim``, except that a row whose inputs are all -inf gives zeros instead of nan (0 / 0): the
+    softmax of attention, where a query may see no key at all (every key masked). PyTorch's ``_safe_softmax``.
+
+    Its gradient is softmax's, s * (g - sum(g * s)), which is 0 on such a row, since s is."""
+
+    node_name = "SafeSoftmaxBackward0"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, dim: int) -> np.ndarray:
+        s = Softmax.forward(ctx, x, dim)
+        s[np.logical_and.reduce(np.isneginf(x._array), ctx.dim, keepdims=True).repeat(s.shape[ctx.dim], ctx.dim)] = 0
+        return s
+
+
+def _check_sdpa_inputs(query: Tensor, key: Tensor, value: Tensor) -> None:
+    """PyTorch's checks of the three inputs' dtypes and dimensions (``validate_sdpa_input``), in its words."""
+    names = [CPP_NAMES[t._array.dtype] for t in (query, key, value)]
+    if len(set(names)) > 1:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: {names[0]} "
+                           f"key.dtype: {names[1]} and value.dtype: {names[2]} instead.")
+    dims = [t._array.ndim for t in (query, key, value)]
+    if min(dims) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{dims[0]} key.dim: {dims[1]} and value.dim: {dims[2]} instead.")
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None = None,
+                                 dropout_p: float = 0.0, is_causal: bool = False, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """Attention: each query row takes a weighted average of the value rows, weighted by how well it matches each key.
+
+        attention(Q, K, V) = softmax(Q K^T * scale + M) V          scale = 1 / sqrt(E) unless given
+
+    Q (..., L, E) holds L queries, K (..., S, E) and V (..., S, Ev) S keys and their values; the leading dimensions
+    (batch, heads) broadcast. Row i of softmax(...) (L, S) sums to 1: how much query i attends to each key.
+    The mask M is added before the softmax: a float mask as it is, a bool mask as 0 where True (the key may be
+    seen) and -inf where False (it may not: its weight becomes 0). ``is_causal=True`` is the bool mask of the
+    lower triangle (query i sees keys 0..i), and cannot be given with a mask. A query that sees no key at all gets
+    zeros (see :class:`SafeSoftmax`). ``dropout_p`` drops attention weights (always: pass 0 in evaluation, as
+    MultiheadAttention does). ``enable_gqa``: K and V may have fewer heads (dim -3) than Q, each serving a group
+    of query heads (grouped-query attention).
+
+    The composition is PyTorch's math kernel: the scale is split as sqrt(scale) on Q and on K^T (MulBackward1 each)
+    before the product, so that float32 rounds as it does there, and the nodes are the math kernel's. Where PyTorch
+    can, on the CPU (4-D inputs whose heads have one size, no dropout: MultiheadAttention with need_weights=False,
+    the Transformer layers without dropout), it calls its fused flash-attention kernel instead, one node
+    ``ScaledDotProductFlashAttentionForCpuBackward0``; this library shows the composed ops there too (the values
+    agree to rounding: the fused kernel is the same mathematics, computed in blocks).
+    """
+    _check_sdpa_inputs(query, key, value)
+    if attn_mask is not None and attn_mask._array.dtype not in (np.bool_, np.float32, query._array.dtype):
+        raise RuntimeError("Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                           f"attn_mask.dtype: {CPP_NAMES[attn_mask._array.dtype]} and  query.dtype: "
+                           f"{CPP_NAMES[query._array.dtype]} instead.")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    factor = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.size(-1)))
+    if is_causal:  # (a constant: the lower triangle, query i sees keys up to i)
+        attn_mask = _wrap(np.tril(np.ones((query.size(-2), key.size(-2)), np.bool_)))
+    if attn_mask is not None and attn_mask._array.dtype == np.bool_:  # True: seen (0), False: hidden (-inf)
+        attn_mask = _wrap(np.where(attn_mask._array, 0, -np.inf).astype(query._array.dtype))
+    if enable_gqa:
+        heads = query.size(-3)
+        if heads % key.size(-3) or heads % value.size(-3):
+            raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+        key = key.repeat_interleave(heads // key.size(-3), -3)
+        value = value.repeat_interleave(heads // value.size(-3), -3)
+    attn = _matmul(MulScalar.apply(query, factor), MulScalar.apply(key.transpose(-2, -1), factor))
+    if attn_mask is not None:
+        attn = attn + attn_mask
+    attn = SafeSoftmax.apply(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p)
+    return _matmul(attn, value)
+
+
+def _none_or_dtype(input: Tensor | None) -> Any:
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or tinygrad_edu.Tensor")
+
+
+def _canonical_mask(mask: Tensor | None, mask_name: str, other_type: Any, other_name: str, target_type: Any,
+                    check_other: bool = True) -> Tensor | None:
+    """A mask as multi-head attention adds it: a float mask as it is, a bool mask as -inf where True (hidden) and 0
+    where False. (The opposite sense of a bool mask in :func:`scaled_dot_product_attention`: there True means seen.)"""
+    if mask is None:
+        return None
+    kind = mask._array.dtype
+    if kind != np.bool_ and kind.kind != "f":
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both "
+                      "instead.", stacklevel=3)
+    if kind == np.bool_:
+        mask = _wrap(np.where(mask._array, -np.inf, 0).astype(target_type.np))
+    return mask
+
+
+def _mha_shape_check(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None,
+                     attn_mask: Tensor | None, num_heads: int) -> bool:
+    """Whether the input is batched (query 3-D) or not (2-D); PyTorch's AssertionError if the shapes disagree."""
+    dims = query.dim()
+    if dims not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {dims}-D query tensor")
+    kind = "batched (3-D)" if dims == 3 else "unbatched (2-D)"
+    if key.dim() != dims or value.dim() != dims:
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be {dims}-D but found "
+                             f"{key.dim()}-D and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != dims - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or {dims - 1}-D but found "
+                             f"{key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found "
+                                 f"{attn_mask.dim()}-D tensor instead")
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if dims == 2 and attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+    return dims == 3
+
+
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None = None) -> list[Tensor]:
+    """q W_q^T + b_q, k W_k^T + b_k, v W_v^T + b_v with the three weights stacked in one (3E, E) matrix ``w``.
+    Self-attention (q, k, v the same tensor) projects once, with all of w, and splits the result; encoder-decoder
+    attention (k, v the same) projects k once with the last 2E rows. PyTorch's steps, so its nodes."""
+    e = q.size(-1)
+    if k is v:
+        if q is k:
+            proj = linear(q, w, b).unflatten(-1, (3, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+            return [proj[0], proj[1], proj[2]]
+        w_q, w_kv = w.split([e, e * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([e, e * 2])
+        kv = linear(k, w_kv, b_kv).unflatten(-1, (2, e)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()
+        return [linear(q, w_q, b_q), kv[0], kv[1]]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None, None, None) if b is None else b.chunk(3)
+    return [linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)]
+
+
+def _in_projection(q: Tensor, k: Tensor, v: Tensor, w_q: Tensor, w_k: Tensor, w_v: Tensor, b_q: Tensor | None = None,
+                   b_k: Tensor | None = None, b_v: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
+    """The three projections with separate weights (keys and values of other sizes than the queries: kdim, vdim)."""
+    e_q, e_k, e_v = q.size(-1), k.size(-1), v.size(-1)
+    for what, t, shape in (("query weights", w_q, (e_q, e_q)), ("key weights", w_k, (e_q, e_k)),
+                           ("value weights", w_v, (e_q, e_v)), ("query bias", b_q, (e_q,)), ("key bias", b_k, (e_q,)),
+                           ("value bias", b_v, (e_q,))):
+        if t is not None and tuple(t.shape) != shape:
+            raise AssertionError(f"expecting {what} shape of {shape}, but got {t.shape}")
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+                                 bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor,
+                                 out_proj_bias: Tensor | None, training: bool = True,
+                                 key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                                 attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+                                 q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+                                 v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+                                 static_v: Tensor | None = None, average_attn_weights: bool = True,
+                                 is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """Multi-head attention (Vaswani et al. 2017), the computation of ``nn.MultiheadAttention``:
+
+        head_i = attention(Q W_i^Q, K W_i^K, V W_i^V)         i = 1 .. num_heads, each of E / num_heads features
+        MultiHead(Q, K, V) = concat(head_1, ..., head_h) W^O + b^O
+
+    Inputs are (L, N, E) for the queries and (S, N, E_k), (S, N, E_v) for keys and values (sequence first), or
+    unbatched (L, E). The projections W^Q, W^K, W^V are the rows of ``in_proj_weight`` (3E, E), or the separate
+    ``q/k/v_proj_weight``; each head is a slice of E / h of their outputs. ``key_padding_mask`` (N, S) hides keys
+    per batch element (True or -inf: hidden), ``attn_mask`` (L, S) or (N*h, L, S) per query; both are added to the
+    scores. ``bias_k``/``bias_v`` append one learned key and value, ``add_zero_attn`` one of zeros.
+
+    Returns (output (L, N, E), weights): with ``need_weights`` the attention weights, averaged over the heads
+    (N, L, S) or per head (N, h, L, S); without, None, and the attention is
+    :func:`scaled_dot_product_attention`'s (as PyTorch, which does not form the weights then).
+    """
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:  # (a batch of one, taken away at the end)
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask), "attn_mask",
+                                       query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                           "method `generate_square_subsequent_mask` to create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # (the hint alone: attention builds the causal mask itself)
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False  # (merged with the padding, the mask is no longer causal)
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match value's "
+                                 f"{value.shape[:2]}")
+    elif key.shape != value.shape:
+        raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
+
+    # the projections: q, k, v (sequence, batch, E)
+    if not use_separate_proj_weight:
+        if in_proj_weight is None:
+            raise AssertionError("use_separate_proj_weight is False but in_proj_weight is None")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        for name, w in (("q", q_proj_weight), ("k", k_proj_weight), ("v", v_proj_weight)):
+            if w is None:
+                raise AssertionError(f"use_separate_proj_weight is True but {name}_proj_weight is None")
+        b_q, b_k, b_v = (None, None, None) if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+
+    if attn_mask is not None:  # always 3-D from here: (1 or N*h, L, S)
+        if attn_mask.dim() == 2:
+            if tuple(attn_mask.shape) != (tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{(tgt_len, src_len)}.")
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            if tuple(attn_mask.shape) != (bsz * num_heads, tgt_len, src_len):
+                raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should be "
+                                   f"{(bsz * num_heads, tgt_len, src_len)}.")
+        else:
+            raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+    if bias_k is not None and bias_v is not None:  # one more key and value, learned, that every query may attend to
+        if static_k is not None:
+            raise AssertionError("bias cannot be added to static key.")
+        if static_v is not None:
+            raise AssertionError("bias cannot be added to static value.")
+        k = cat([k, bias_k.repeat(1, bsz, 1)])
+        v = cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    elif bias_k is not None:
+        raise AssertionError("bias_k is set but bias_v is None")
+    elif bias_v is not None:
+        raise AssertionError("bias_v is set but bias_k is None")
+
+    # the heads: (N*h, sequence, head_dim), batch and head first
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = _static(k, static_k, "static_k", bsz * num_heads, head_dim)
+    v = _static(v, static_v, "static_v", bsz * num_heads, head_dim)
+    if add_zero_attn:  # one more key and value, zeros
+        zeros = _wrap(np.zeros((bsz * num_heads, 1, head_dim), k._array.dtype))
+        k, v = cat([k, zeros], dim=1), cat([v, zeros], dim=1)
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    src_len = k.size(1)
+    if key_padding_mask is not None:  # merged into the mask: one row of S per batch element and head
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got {key_padding_mask.shape[0]}")
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
+                                 f"{key_padding_mask.shape[1]}")
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)
+                            .reshape(bsz * num_heads, 1, src_len))
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+
+    if need_weights:  # the weights are formed, to be returned: softmax(q k^T / sqrt(head_dim) + mask)
+        q_scaled = q * math.sqrt(1.0 / float(head_dim))
+        if attn_mask is not None:
+            weights = baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = q_scaled.bmm(k.transpose(-2, -1))
+        weights = softmax(weights, dim=-1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        out = weights.bmm(v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        out = linear(out, out_proj_weight, out_proj_bias)
+        out = out.view(tgt_len, bsz, out.size(1))
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not is_batched:
+            out, weights = out.squeeze(1), weights.squeeze(0)
+        return out, weights
+    if attn_mask is not None:  # (N, h, L, S) for scaled_dot_product_attention, or (1, 1, L, S) to broadcast
+        attn_mask = attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 else attn_mask.view(bsz, num_heads, -1, src_len)
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    out = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    out = linear(out, out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, out.size(1))
+    return (out if is_batched else out.squeeze(1)), None
+
+
+def _static(t: Tensor, static: Tensor | None, name: str, heads: int, head_dim: int) -> Tensor:
+    """Keys (or values) per head, (N*h, S, head_dim): the projection's, or ``static_k``/``static_v`` given as such."""
+    if static is None:
+        return t.view(t.shape[0], heads, head_dim).transpose(0, 1)
+    if static.size(0) != heads:
+        raise AssertionError(f"expecting {name}.size(0) of {heads}, but got {static.size(0)}")
+    if static.size(2) != head_dim:
+        raise AssertionError(f"expecting {name}.size(2) of {head_dim}, but got {static.size(2)}")
+    return static
+
+
+__all__ += ["multi_head_attention_forward", "scaled_dot_product_attention"]

@@ -132,3 +132,9 @@ class Unflatten(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` by another name: PyTorch gives ``MultiheadAttention.out_proj`` this class so that its dynamic
+    quantization leaves the layer alone (the attention reads ``out_proj.weight`` directly, not through forward).
+    Here nothing is quantized; the name is kept because ``print(model)`` shows it."""

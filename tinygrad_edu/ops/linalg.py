@@ -336,12 +336,15 @@ def _batched(x: Tensor, y: Tensor) -> Tensor:
 
 
 def linear(x: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """``x @ weight.T + bias``; for a batch of rows this is one AddmmBackward0 node, as in PyTorch."""
+    """``x @ weight.T + bias``; for a batch of rows this is one AddmmBackward0 node, as in PyTorch (whose batch of
+    more dimensions is folded into rows when it is contiguous; a transposed one is a matmul and an add)."""
     try:
         if bias is None:
             return _matmul(x, weight.t())
         if x._array.ndim == 2:
             return Addmm.apply(bias, x, weight.t())
+        if not x._array.flags.c_contiguous:  # (PyTorch folds only a contiguous batch into one addmm)
+            return _matmul(x, weight.t()) + bias
         rows = x.reshape(-1, x._array.shape[-1])
         out = Addmm.apply(bias, rows, weight.t())
         return out.view(*x._array.shape[:-1], weight._array.shape[0])
