@@ -43,7 +43,17 @@ from .activation import (
     Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, Conv3d, LazyConv1d, LazyConv2d, LazyConv3d
+from .conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+)
 from .linear import Flatten, Identity, LazyLinear, Linear, Unflatten
 from .loss import (
     BCELoss,
@@ -117,3 +127,4 @@ __all__ += ["CircularPad1d", "CircularPad2d", "CircularPad3d", "ConstantPad1d", 
 __all__ += ["Conv1d", "Conv2d", "Conv3d", "LazyConv1d", "LazyConv2d", "LazyConv3d"]
 __all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "MaxPool1d", "MaxPool2d"]
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+__all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]

@@ -46,7 +46,7 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
-from .conv import conv1d, conv2d, conv3d
+from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .normalization import batch_norm, instance_norm, layer_norm
 from .pooling import (
     adaptive_avg_pool1d,
@@ -67,6 +67,7 @@ __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", 
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
             "max_pool1d", "max_pool2d"]
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}

@@ -1,0 +1,338 @@
+"""The layers that tutorials past the basics reach for: transposed convolutions (a DCGAN's generator), upsampling and
+``fold``/``unfold`` (U-Net style decoders), group and RMS normalisation, the channel dropouts, and the distances,
+losses and poolings of d2l's later chapters.
+
+The printed cases are run with tinygrad_edu and, when torch is installed, with torch (``_oracle.as_pytorch``); the
+expected outcome is spelled out next to each, so each test means something without torch. Values and gradients are
+checked by finite differences (``gradcheck`` and ``gradgradcheck``, float64, tiny cases) and against torch's when it
+is there: float64 to 1e-12 relative, float32 to about 1e-5 (PyTorch's float32 kernels sum in another order).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pytest
+from _oracle import as_pytorch, err, ok, oracle
+
+import tinygrad_edu as tg
+
+
+class _Text(str):
+    """Printed text, whose repr is itself (so the case's expected outcome reads as the program's output)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _printed(program: Callable[[ModuleType], None]) -> Callable[[ModuleType], str]:
+    """A program as a case: what it printed (compared as text)."""
+
+    def run(lib: ModuleType) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            program(lib)
+        return _Text(out.getvalue())
+
+    return run
+
+
+def _x(lib: ModuleType, *shape: int) -> Any:
+    lib.manual_seed(0)
+    return lib.randn(*shape, requires_grad=True)
+
+
+def _chain(t: Any) -> list[str]:
+    """The node names from t's grad_fn down its first edges, to a leaf's AccumulateGrad."""
+    names, node = [], t.grad_fn
+    while node is not None:
+        names.append(node.name())
+        node = node.next_functions[0][0] if node.next_functions else None
+    return names
+
+
+def _edges(t: Any) -> list[str | None]:
+    return [None if n is None else n.name() for n, _ in t.grad_fn.next_functions]
+
+
+# -- a DCGAN generator's step: ConvTranspose2d + BatchNorm2d + ReLU + Tanh, BCE loss, backward --------------------
+def _dcgan(lib: ModuleType) -> None:
+    nn = lib.nn
+    lib.manual_seed(999)
+    nz, ngf, nc = 8, 4, 3
+    netG = nn.Sequential(
+        nn.ConvTranspose2d(nz, ngf * 2, 4, 1, 0, bias=False),
+        nn.BatchNorm2d(ngf * 2),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(ngf * 2, ngf, 4, 2, 1, bias=False),
+        nn.BatchNorm2d(ngf),
+        nn.ReLU(True),
+        nn.ConvTranspose2d(ngf, nc, 4, 2, 1, bias=False),
+        nn.Tanh(),
+    )
+
+    def weights_init(m: Any) -> None:  # the tutorial's custom initialisation
+        classname = m.__class__.__name__
+        if classname.find("Conv") != -1:
+            nn.init.normal_(m.weight.data, 0.0, 0.02)
+        elif classname.find("BatchNorm") != -1:
+            nn.init.normal_(m.weight.data, 1.0, 0.02)
+            nn.init.constant_(m.bias.data, 0)
+
+    netG.apply(weights_init)
+    print(netG)
+    netD = nn.Sequential(nn.Conv2d(nc, 1, 16, 1, 0, bias=False), nn.Sigmoid())
+    criterion = nn.BCELoss()
+    optimizerG = lib.optim.Adam(netG.parameters(), lr=0.0002, betas=(0.5, 0.999))
+    noise = lib.randn(2, nz, 1, 1)
+    fake = netG(noise)
+    print(fake.shape, fake.grad_fn)
+    print(fake[0, 0, :2, :4])
+    output = netD(fake).view(-1)
+    errG = criterion(output, lib.full((2,), 1.0))
+    errG.backward()
+    print(errG)
+    print(netG[0].weight.grad[0, 0, 0])
+    print(netG[3].weight.grad.abs().sum())
+    optimizerG.step()
+    print(netG[6].weight[0, 0, 0])
+
+
+PROGRAMS = {
+    "DCGAN generator step": (_printed(_dcgan),
+        ok("Sequential(\n"
+           "  (0): ConvTranspose2d(8, 8, kernel_size=(4, 4), stride=(1, 1), bias=False)\n"
+           "  (1): BatchNorm2d(8, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n"
+           "  (2): ReLU(inplace=True)\n"
+           "  (3): ConvTranspose2d(8, 4, kernel_size=(4, 4), stride=(2, 2), padding=(1, 1), bias=False)\n"
+           "  (4): BatchNorm2d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)\n"
+           "  (5): ReLU(inplace=True)\n"
+           "  (6): ConvTranspose2d(4, 3, kernel_size=(4, 4), stride=(2, 2), padding=(1, 1), bias=False)\n"
+           "  (7): Tanh()\n"
+           ")\n"
+           "tinygrad_edu.Size([2, 3, 16, 16]) <TanhBackward0 object at 0x...>\n"
+           "tensor([[ 0.0000,  0.0138, -0.0744,  0.0110],\n"
+           "        [-0.0110, -0.0837, -0.0907, -0.0267]], grad_fn=<SliceBackward0>)\n"
+           "tensor(0.6928, grad_fn=<BinaryCrossEntropyBackward0>)\n"
+           "tensor([-0.0033,  0.0032, -0.0012, -0.0143])\n"
+           "tensor(7.9118)\n"
+           "tensor([ 0.0084, -0.0054, -0.0121, -0.0162], grad_fn=<SelectBackward0>)\n")),
+}
+
+
+# -- reprs -----------------------------------------------------------------------------------------------------------
+REPRS = {
+    "ConvTranspose2d": (lambda lib: lib.nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1),
+        ok("ConvTranspose2d(3, 4, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), output_padding=(1, 1))")),
+    "ConvTranspose1d, everything": (
+        lambda lib: lib.nn.ConvTranspose1d(2, 4, 3, groups=2, bias=False, dilation=2, padding=2, output_padding=1),
+        ok("ConvTranspose1d(2, 4, kernel_size=(3,), stride=(1,), padding=(2,), dilation=(2,), output_padding=(1,), "
+           "groups=2, bias=False)")),
+    "ConvTranspose3d": (lambda lib: lib.nn.ConvTranspose3d(2, 2, (1, 2, 3)),
+        ok("ConvTranspose3d(2, 2, kernel_size=(1, 2, 3), stride=(1, 1, 1))")),
+}
+
+
+# -- nodes -----------------------------------------------------------------------------------------------------------
+NODES = {
+    "conv_transpose2d": (
+        lambda lib: (lambda y: (_chain(y), _edges(y), y.grad_fn._saved_transposed, y.grad_fn._saved_output_padding,
+                                y.grad_fn._saved_stride, y.grad_fn._saved_weight.shape))(
+            lib.nn.functional.conv_transpose2d(_x(lib, 1, 2, 3, 3), _x(lib, 2, 3, 3, 3), None, 2, 1, 1)),
+        ok("(['ConvolutionBackward0', 'tinygrad_edu::autograd::AccumulateGrad'], ['tinygrad_edu::autograd::Accumul"
+           "ateGrad', 'tinygrad_edu::autograd::AccumulateGrad', None], True, (1, 1), (2, 2), tinygrad_edu.Size([2, 3,"
+           " 3, 3]))")),
+    "unbatched conv_transpose1d": (
+        lambda lib: _chain(lib.nn.functional.conv_transpose1d(_x(lib, 2, 5), _x(lib, 2, 3, 3))),
+        ok("['SqueezeBackward1', 'ConvolutionBackward0', 'UnsqueezeBackward0', 'tinygrad_edu::autograd::AccumulateG"
+           "rad']")),
+}
+
+
+# -- errors ----------------------------------------------------------------------------------------------------------
+def _ct2(lib: ModuleType, x: tuple = (1, 3, 5, 5), w: tuple = (3, 4, 3, 3), **options: Any) -> Any:
+    return lib.nn.functional.conv_transpose2d(lib.zeros(*x), lib.zeros(*w), **options)
+
+
+def _layer_ct2(lib: ModuleType, size: Any) -> Any:
+    lib.manual_seed(0)
+    return lib.nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1)(lib.zeros(1, 3, 5, 5), output_size=size).shape
+
+
+ERRORS = {
+    "conv_transpose2d: output_padding >= stride": (lambda lib: _ct2(lib, output_padding=1),
+        err("RuntimeError", "output padding must be smaller than either stride or dilation, but got "
+                            "output_padding_height: 1 output_padding_width: 1 stride_height: 1 stride_width: 1 "
+                            "dilation_height: 1 dilation_width: 1")),
+    "conv_transpose1d: output_padding >= stride": (
+        lambda lib: lib.nn.functional.conv_transpose1d(lib.zeros(2, 3, 5), lib.zeros(3, 2, 3), output_padding=1),
+        err("RuntimeError", "output padding must be smaller than either stride or dilation, but got "
+                            "output_padding_height: 0 output_padding_width: 1 stride_height: 1 stride_width: 1 "
+                            "dilation_height: 1 dilation_width: 1")),
+    "conv_transpose2d: channels": (lambda lib: _ct2(lib, w=(2, 4, 3, 3)),
+        err("RuntimeError", "Given transposed=1, weight of size [2, 4, 3, 3], expected input[1, 3, 5, 5] to have 2 "
+                            "channels, but got 3 channels instead")),
+    "conv_transpose2d: bias": (lambda lib: _ct2(lib, bias=lib.zeros(3)),
+        err("RuntimeError", "Given transposed=1, weight of size [3, 4, 3, 3], expected bias to be 1-dimensional "
+                            "with 4 elements, but got bias of size [3] instead")),
+    "conv_transpose2d: groups": (lambda lib: _ct2(lib, groups=2),
+        err("RuntimeError", "Given groups=2, expected weight to be divisible by 2 at dimension 0, but got weight "
+                            "of size [[3, 4, 3, 3]] instead")),
+    "conv_transpose2d: a plane": (lambda lib: _ct2(lib, x=(5, 5)),
+        err("RuntimeError", "Expected 3D (unbatched) or 4D (batched) input to conv_transpose2d, but got input of "
+                            "size: [5, 5]")),
+    "conv_transpose2d: too much padding": (lambda lib: _ct2(lib, padding=(5, 1)),
+        err("RuntimeError", "Given input size per channel: (5 x 5). Calculated output size per channel: (-3 x 5). "
+                            "Output size is too small")),
+    "conv_transpose2d: dilation 0": (lambda lib: _ct2(lib, dilation=0),
+        err("RuntimeError", "dilation should be greater than zero, but got dilation_height: 0, dilation_width: 0")),
+    "conv_transpose2d: negative padding": (lambda lib: _ct2(lib, padding=-1),
+        err("RuntimeError", "negative padding is not supported")),
+    "conv_transpose2d: dtypes": (lambda lib: _ct2(lib).double() + lib.nn.functional.conv_transpose2d(
+        lib.zeros(1, 3, 2, 2, dtype=lib.float64), lib.zeros(3, 4, 3, 3)),
+        err("RuntimeError", "expected scalar type Double but found Float")),
+    "conv_transpose3d: output_padding": (
+        lambda lib: lib.nn.functional.conv_transpose3d(lib.zeros(1, 3, 2, 2, 2), lib.zeros(3, 2, 2, 2, 2),
+                                                       output_padding=1),
+        err("RuntimeError", "output padding must be smaller than either stride or dilation, but got "
+                            "output_padding_depth: 1 output_padding_height: 1 output_padding_width: 1 stride_depth: "
+                            "1 stride_height: 1 stride_width: 1 dilation_depth: 1 dilation_height: 1 "
+                            "dilation_width: 1")),
+    "ConvTranspose2d: reflect padding": (lambda lib: lib.nn.ConvTranspose2d(3, 4, 3, padding_mode="reflect"),
+        err("ValueError", 'Only "zeros" padding mode is supported for ConvTranspose2d')),
+    "ConvTranspose2d: groups": (lambda lib: lib.nn.ConvTranspose2d(3, 4, 3, groups=2),
+        err("ValueError", "in_channels must be divisible by groups")),
+    "ConvTranspose2d: output_size": (lambda lib: _layer_ct2(lib, (1, 4, 10, 9)),
+        ok("tinygrad_edu.Size([1, 4, 10, 9])")),
+    "ConvTranspose2d: output_size out of range": (lambda lib: _layer_ct2(lib, (20, 20)),
+        err("ValueError", "requested an output size of (20, 20), but valid sizes range from [9, 9] to [10, 10] (for "
+                          "an input of tinygrad_edu.Size([5, 5]))")),
+    "ConvTranspose2d: output_size of one number": (lambda lib: _layer_ct2(lib, [10]),
+        err("ValueError", "ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements (got 1)")),
+}
+
+GROUPS = {"programs": PROGRAMS, "reprs": REPRS, "nodes": NODES, "errors": ERRORS}
+
+
+@pytest.mark.parametrize(("group", "name"), [(g, n) for g, cases in GROUPS.items() for n in cases])
+def test_as_pytorch(group: str, name: str) -> None:
+    fn, expected = GROUPS[group][name]
+    as_pytorch(fn, expected)
+
+
+# -- values and gradients: finite differences, and PyTorch's numbers -------------------------------------------------
+# A case: a function of (lib, *inputs) and the shapes of its inputs (all requiring grad). Inputs are numpy's seeded
+# normal numbers, the same in both libraries.
+def _f(lib: ModuleType) -> Any:
+    return lib.nn.functional
+
+
+CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
+    "conv_transpose2d": (lambda lib, x, w, b: _f(lib).conv_transpose2d(x, w, b), [(2, 3, 4, 5), (3, 2, 3, 2), (2,)]),
+    "conv_transpose2d, stride, padding, output_padding": (
+        lambda lib, x, w, b: _f(lib).conv_transpose2d(x, w, b, stride=(2, 3), padding=1, output_padding=(1, 2)),
+        [(2, 3, 4, 4), (3, 2, 3, 3), (2,)]),
+    "conv_transpose2d, groups, dilation": (
+        lambda lib, x, w: _f(lib).conv_transpose2d(x, w, stride=2, padding=(2, 1), groups=2, dilation=(2, 1)),
+        [(1, 4, 4, 3), (4, 3, 3, 2)]),
+    "conv_transpose2d, output_padding under dilation": (
+        lambda lib, x, w: _f(lib).conv_transpose2d(x, w, dilation=3, output_padding=2), [(1, 2, 3, 3), (2, 1, 2, 2)]),
+    "conv_transpose2d, unbatched": (lambda lib, x, w: _f(lib).conv_transpose2d(x, w, stride=2),
+                                    [(2, 3, 3), (2, 2, 2, 2)]),
+    "conv_transpose1d": (lambda lib, x, w, b: _f(lib).conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1),
+                         [(2, 3, 5), (3, 4, 3), (4,)]),
+    "conv_transpose3d": (lambda lib, x, w, b: _f(lib).conv_transpose3d(x, w, b, stride=2, padding=1),
+                         [(1, 2, 3, 2, 3), (2, 2, 3, 2, 2), (2,)]),
+}
+
+
+def _inputs(lib: ModuleType, shapes: list[tuple[int, ...]], dtype: str) -> list[Any]:
+    rng = np.random.default_rng(0)
+    return [lib.tensor(rng.standard_normal(s), dtype=getattr(lib, dtype), requires_grad=True) for s in shapes]
+
+
+def _values_and_grads(lib: ModuleType, name: str, dtype: str) -> list[np.ndarray]:
+    fn, shapes = CASES[name]
+    inputs = _inputs(lib, shapes, dtype)
+    y = fn(lib, *inputs)
+    g = lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=getattr(lib, dtype))
+    y.backward(g)
+    return [y.detach().numpy(), *(t.grad.numpy() for t in inputs)]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_gradcheck(name: str) -> None:
+    """The backward of every case, and its own backward, against finite differences (float64)."""
+    fn, shapes = CASES[name]
+    inputs = tuple(_inputs(tg, shapes, "float64"))
+    assert tg.autograd.gradcheck(lambda *a: fn(tg, *a), inputs)
+    assert tg.autograd.gradgradcheck(lambda *a: fn(tg, *a), inputs)
+
+
+@pytest.mark.parametrize(("dtype", "rtol"), [("float64", 1e-12), ("float32", 1e-5)])
+@pytest.mark.parametrize("name", CASES)
+def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -> None:
+    torch = oracle()
+    if torch is None:
+        pytest.skip("torch is the yardstick here")
+    ours, theirs = (_values_and_grads(lib, name, dtype) for lib in (tg, torch))
+    for a, b in zip(ours, theirs):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
+
+
+SECOND = ["conv_transpose2d, stride, padding, output_padding", "conv_transpose2d, groups, dilation",
+          "conv_transpose2d, output_padding under dilation", "conv_transpose1d"]
+
+
+@pytest.mark.parametrize("name", SECOND)
+def test_second_derivatives_are_pytorchs(name: str) -> None:
+    """create_graph=True through the op: the gradient of a function of its gradients."""
+    torch = oracle()
+    if torch is None:
+        pytest.skip("torch is the yardstick here")
+
+    def second(lib: ModuleType) -> list[np.ndarray]:
+        fn, shapes = CASES[name]
+        inputs = _inputs(lib, shapes, "float64")
+        grads = lib.autograd.grad((fn(lib, *inputs) ** 2).sum(), inputs, create_graph=True)
+        total = sum((g ** 3).sum() for g in grads)
+        return [t.numpy() for t in lib.autograd.grad(total, inputs)]
+
+    for a, b in zip(second(tg), second(torch)):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+LAYERS: dict[str, Callable[[ModuleType], Any]] = {
+    "ConvTranspose2d": lambda lib: lib.nn.ConvTranspose2d(3, 6, 5),
+    "ConvTranspose2d, groups, no bias": lambda lib: lib.nn.ConvTranspose2d(4, 6, (3, 2), groups=2, bias=False),
+    "ConvTranspose1d": lambda lib: lib.nn.ConvTranspose1d(2, 5, 3),
+    "ConvTranspose3d": lambda lib: lib.nn.ConvTranspose3d(2, 2, 2),
+}
+
+
+@pytest.mark.parametrize("name", LAYERS)
+def test_initial_weights_are_pytorchs_bit_for_bit(name: str) -> None:
+    torch = oracle()
+    if torch is None:
+        pytest.skip("torch is the yardstick here")
+    tg.manual_seed(7)
+    torch.manual_seed(7)
+    ours, theirs = LAYERS[name](tg), LAYERS[name](torch)
+    for (key, a), (_, b) in zip(ours.named_parameters(), theirs.named_parameters(), strict=True):
+        assert a.shape == b.shape and np.array_equal(a.detach().numpy(), b.detach().numpy()), key
+
+
+def test_conv_transpose_is_the_adjoint_of_conv() -> None:
+    """<conv_transpose(x, w), y> = <x, conv(y, w)>: the defining property, checked without torch."""
+    rng = np.random.default_rng(1)
+    x, w, y = (tg.tensor(rng.standard_normal(s)) for s in ((2, 4, 3, 4), (4, 3, 3, 3), (2, 3, 5, 8)))
+    F = tg.nn.functional
+    left = (F.conv_transpose2d(x, w, stride=2, padding=1, output_padding=(0, 1)) * y).sum()
+    right = (x * F.conv2d(y, w, stride=2, padding=1)).sum()
+    assert abs(left.item() - right.item()) < 1e-10
