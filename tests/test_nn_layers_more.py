@@ -135,6 +135,20 @@ REPRS = {
            "groups=2, bias=False)")),
     "ConvTranspose3d": (lambda lib: lib.nn.ConvTranspose3d(2, 2, (1, 2, 3)),
         ok("ConvTranspose3d(2, 2, kernel_size=(1, 2, 3), stride=(1, 1, 1))")),
+    "Upsample": (lambda lib: (lib.nn.Upsample(scale_factor=2), lib.nn.Upsample(scale_factor=(2, 3)),
+                              lib.nn.Upsample(size=(3, 4), mode="bilinear", align_corners=True)),
+        ok("(Upsample(scale_factor=2.0, mode='nearest'), Upsample(scale_factor=(2.0, 3.0), mode='nearest'), "
+           "Upsample(size=(3, 4), mode='bilinear'))")),
+    "UpsamplingNearest2d, UpsamplingBilinear2d": (
+        lambda lib: (lib.nn.UpsamplingNearest2d(scale_factor=2), lib.nn.UpsamplingBilinear2d(size=3)),
+        ok("(UpsamplingNearest2d(scale_factor=2.0, mode='nearest'), UpsamplingBilinear2d(size=3, mode='bilinear'))")),
+    "PixelShuffle, PixelUnshuffle": (lambda lib: (lib.nn.PixelShuffle(2), lib.nn.PixelUnshuffle(3)),
+        ok("(PixelShuffle(upscale_factor=2), PixelUnshuffle(downscale_factor=3))")),
+    "Unfold, Fold": (
+        lambda lib: (lib.nn.Unfold(2), lib.nn.Unfold((2, 3), dilation=2, padding=1, stride=(1, 2)),
+                     lib.nn.Fold((4, 5), 2, stride=2)),
+        ok("(Unfold(kernel_size=2, dilation=1, padding=0, stride=1), Unfold(kernel_size=(2, 3), dilation=2, "
+           "padding=1, stride=(1, 2)), Fold(output_size=(4, 5), kernel_size=2, dilation=1, padding=0, stride=2))")),
 }
 
 
@@ -151,6 +165,29 @@ NODES = {
         lambda lib: _chain(lib.nn.functional.conv_transpose1d(_x(lib, 2, 5), _x(lib, 2, 3, 3))),
         ok("['SqueezeBackward1', 'ConvolutionBackward0', 'UnsqueezeBackward0', 'tinygrad_edu::autograd::AccumulateG"
            "rad']")),
+    "interpolate's nodes": (
+        lambda lib: [lib.nn.functional.interpolate(x, **options).grad_fn.name() for x, options in (
+            (_x(lib, 1, 1, 2, 3), {"scale_factor": 2}), (_x(lib, 1, 1, 4), {"size": 3}),
+            (_x(lib, 1, 1, 2, 2, 2), {"size": 3}), (_x(lib, 1, 1, 2, 3), {"size": 5, "mode": "nearest-exact"}),
+            (_x(lib, 1, 1, 4), {"size": 6, "mode": "linear"}), (_x(lib, 1, 1, 2, 3), {"size": 5, "mode": "bilinear"}),
+            (_x(lib, 1, 1, 2, 2, 2), {"scale_factor": 2, "mode": "trilinear"}),
+            (_x(lib, 1, 1, 4, 4), {"size": 3, "mode": "area"}))],
+        ok("['UpsampleNearest2DBackward0', 'UpsampleNearest1DBackward0', 'UpsampleNearest3DBackward0', "
+           "'UpsampleNearestExact2DBackward0', 'UpsampleLinear1DBackward0', 'UpsampleBilinear2DBackward0', "
+           "'UpsampleTrilinear3DBackward0', 'AdaptiveAvgPool2DBackward0']")),
+    "interpolate's saved options": (
+        lambda lib: (lambda a, b: (a._saved_output_size, a._saved_scales_h, a._saved_scales_w, b._saved_output_size,
+                                   b._saved_align_corners, b._saved_scales_h))(
+            lib.nn.functional.interpolate(_x(lib, 1, 1, 2, 3), scale_factor=(2, 1.5)).grad_fn,
+            lib.nn.functional.interpolate(_x(lib, 1, 1, 2, 3), size=(3, 3), mode="bilinear").grad_fn),
+        ok("((4, 4), 2.0, 1.5, (3, 3), False, None)")),
+    "pixel_shuffle, unfold, fold": (
+        lambda lib: [f(x).grad_fn.name() for f, x in (
+            (lambda x: lib.nn.functional.pixel_shuffle(x, 2), _x(lib, 1, 4, 2, 2)),
+            (lambda x: lib.nn.functional.pixel_unshuffle(x, 2), _x(lib, 1, 1, 2, 2)),
+            (lambda x: lib.nn.functional.unfold(x, 2), _x(lib, 1, 2, 3, 3)),
+            (lambda x: lib.nn.functional.fold(x, (3, 3), 2), _x(lib, 1, 8, 4)))],
+        ok("['PixelShuffleBackward0', 'PixelUnshuffleBackward0', 'Im2ColBackward0', 'Col2ImBackward0']")),
 }
 
 
@@ -216,6 +253,60 @@ ERRORS = {
         err("ValueError", "ConvTranspose2D: for 4D input, output_size must have 2 or 4 elements (got 1)")),
 }
 
+def _up(lib: ModuleType, shape: tuple = (1, 2, 3, 4), **options: Any) -> Any:
+    return lib.nn.functional.interpolate(lib.zeros(*shape), **options)
+
+
+ERRORS.update({
+    "interpolate: neither size nor scale": (lambda lib: _up(lib),
+        err("ValueError", "either size or scale_factor should be defined")),
+    "interpolate: both": (lambda lib: _up(lib, size=3, scale_factor=2),
+        err("ValueError", "only one of size or scale_factor should be defined")),
+    "interpolate: align_corners with nearest": (lambda lib: _up(lib, size=3, align_corners=True),
+        err("ValueError", "align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                          "bicubic | trilinear")),
+    "interpolate: bilinear on a signal": (lambda lib: _up(lib, (1, 2, 3), size=3, mode="bilinear"),
+        err("NotImplementedError", "Got 3D input, but bilinear mode needs 4D input")),
+    "interpolate: linear on an image": (lambda lib: _up(lib, size=3, mode="linear"),
+        err("NotImplementedError", "Got 4D input, but linear mode needs 3D input")),
+    "interpolate: three sizes for an image": (lambda lib: _up(lib, size=(3, 4, 5)),
+        err("ValueError", "Input and output must have the same number of spatial dimensions, but got input with "
+                          "spatial dimensions of [3, 4] and output size of (3, 4, 5). Please provide input tensor in "
+                          "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")),
+    "interpolate: an unknown mode": (lambda lib: _up(lib, size=3, mode="foo"),
+        err("NotImplementedError", "Input Error: Only 3D, 4D and 5D input Tensors supported (got 4D) for the modes: "
+                                   "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+                                   "nearest-exact (got foo)")),
+    "interpolate: sizes from a scale factor": (
+        lambda lib: (_up(lib, scale_factor=0.5).shape, _up(lib, scale_factor=1.7, mode="bilinear").shape),
+        ok("(tinygrad_edu.Size([1, 2, 1, 2]), tinygrad_edu.Size([1, 2, 5, 6]))")),
+    "pixel_shuffle of a matrix": (lambda lib: lib.nn.functional.pixel_shuffle(lib.zeros(2, 3), 2),
+        err("RuntimeError", "pixel_shuffle expects input to have at least 3 dimensions, but got input with 2 "
+                            "dimension(s)")),
+    "pixel_shuffle: channels": (lambda lib: lib.nn.functional.pixel_shuffle(lib.zeros(1, 5, 2, 2), 2),
+        err("RuntimeError", "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of "
+                            "upscale_factor, but input.size(-3)=5 is not divisible by 4")),
+    "pixel_unshuffle: height": (lambda lib: lib.nn.functional.pixel_unshuffle(lib.zeros(1, 1, 3, 2), 2),
+        err("RuntimeError", "pixel_unshuffle expects height to be divisible by downscale_factor, but "
+                            "input.size(-2)=3 is not divisible by 2")),
+    "unfold: kernel larger than the input": (lambda lib: lib.nn.functional.unfold(lib.zeros(1, 1, 4, 4), 5),
+        err("RuntimeError", "Given input with spatial size (4, 4), kernel_size=(5, 5), dilation=(1, 1), padding=(0, "
+                            "0), calculated shape of the array of sliding blocks as (0, 0), but its components must "
+                            "be at least one.")),
+    "unfold of an unbatched map": (lambda lib: lib.nn.functional.unfold(lib.zeros(2, 4, 4), 2).shape,
+        ok("tinygrad_edu.Size([8, 9])")),
+    "fold: number of blocks": (lambda lib: lib.nn.functional.fold(lib.zeros(1, 8, 8), (4, 4), 2),
+        err("RuntimeError", "Given output_size=(4, 4), kernel_size=(2, 2), dilation=(1, 1), padding=(0, 0), "
+                            "stride=(1, 1), expected size of input's dimension 2 to match the calculated number of "
+                            "sliding blocks 3 * 3 = 9, but got input.size(2)=8.")),
+    "fold: channels": (lambda lib: lib.nn.functional.fold(lib.zeros(1, 7, 9), (4, 4), 2),
+        err("RuntimeError", "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                            "got input.size(1)=7 and kernel_size=(2, 2).")),
+    "fold of a 4-d tensor": (lambda lib: lib.nn.functional.fold(lib.zeros(8, 9, 1, 1), (4, 4), 2),
+        err("RuntimeError", "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                            "dimensions for input, but got: [8, 9, 1, 1]")),
+})
+
 GROUPS = {"programs": PROGRAMS, "reprs": REPRS, "nodes": NODES, "errors": ERRORS}
 
 
@@ -248,6 +339,33 @@ CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
                          [(2, 3, 5), (3, 4, 3), (4,)]),
     "conv_transpose3d": (lambda lib, x, w, b: _f(lib).conv_transpose3d(x, w, b, stride=2, padding=1),
                          [(1, 2, 3, 2, 3), (2, 2, 3, 2, 2), (2,)]),
+    "nearest x2": (lambda lib, x: _f(lib).interpolate(x, scale_factor=2), [(2, 2, 3, 4)]),
+    "nearest to a size": (lambda lib, x: _f(lib).interpolate(x, size=(5, 3)), [(2, 2, 3, 4)]),
+    "nearest, fractional scales": (lambda lib, x: _f(lib).interpolate(x, scale_factor=(1.7, 0.6)), [(1, 2, 3, 5)]),
+    "nearest-exact": (lambda lib, x: _f(lib).interpolate(x, size=(5, 3), mode="nearest-exact"), [(1, 2, 3, 4)]),
+    "nearest 1d, 3d": (lambda lib, x, y: (_f(lib).interpolate(x, size=7).sum() + _f(lib).interpolate(y, scale_factor=2)
+                                          .sum(-1).sum()), [(1, 2, 3), (1, 1, 2, 3, 2)]),
+    "bilinear": (lambda lib, x: _f(lib).interpolate(x, size=(5, 7), mode="bilinear"), [(2, 2, 3, 4)]),
+    "bilinear, align_corners": (
+        lambda lib, x: _f(lib).interpolate(x, size=(5, 2), mode="bilinear", align_corners=True), [(2, 2, 3, 4)]),
+    "bilinear, scale_factor": (lambda lib, x: _f(lib).interpolate(x, scale_factor=1.6, mode="bilinear"),
+                               [(1, 2, 3, 4)]),
+    "bilinear, recomputed scale": (
+        lambda lib, x: _f(lib).interpolate(x, scale_factor=1.6, mode="bilinear", recompute_scale_factor=True),
+        [(1, 2, 3, 4)]),
+    "linear 1d, both alignments": (
+        lambda lib, x: (_f(lib).interpolate(x, size=7, mode="linear").sum(-1) *
+                        _f(lib).interpolate(x, size=2, mode="linear", align_corners=True).sum(-1)), [(2, 2, 5)]),
+    "trilinear": (lambda lib, x: _f(lib).interpolate(x, scale_factor=(2, 1.5, 1), mode="trilinear"),
+                  [(1, 2, 2, 2, 3)]),
+    "Upsample layers": (lambda lib, x: lib.nn.UpsamplingBilinear2d(scale_factor=2)(x) +
+                        lib.nn.UpsamplingNearest2d(scale_factor=2)(x), [(1, 2, 3, 3)]),
+    "pixel_shuffle": (lambda lib, x: _f(lib).pixel_shuffle(x, 2), [(2, 8, 2, 3)]),
+    "pixel_unshuffle, extra dims": (lambda lib, x: _f(lib).pixel_unshuffle(x, 2), [(2, 1, 2, 4, 6)]),
+    "unfold": (lambda lib, x: _f(lib).unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)), [(2, 2, 5, 6)]),
+    "fold": (lambda lib, x: _f(lib).fold(x, (5, 6), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
+             [(2, 12, 12)]),
+    "unfold, unbatched; fold, unbatched": (lambda lib, x: _f(lib).fold(_f(lib).unfold(x, 2), (3, 4), 2), [(2, 3, 4)]),
 }
 
 
@@ -287,7 +405,8 @@ def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -
 
 
 SECOND = ["conv_transpose2d, stride, padding, output_padding", "conv_transpose2d, groups, dilation",
-          "conv_transpose2d, output_padding under dilation", "conv_transpose1d"]
+          "conv_transpose2d, output_padding under dilation", "conv_transpose1d", "bilinear", "nearest to a size",
+          "pixel_shuffle", "fold"]
 
 
 @pytest.mark.parametrize("name", SECOND)

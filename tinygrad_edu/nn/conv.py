@@ -103,11 +103,21 @@ def _input_grad(g: np.ndarray, w: np.ndarray, shape: tuple[int, ...], params: tu
     cols = gm @ w.reshape(groups, w.shape[0] // groups, -1)  # (G, N * P, C/G * kernel)
     cols = cols.reshape(groups, batch, *out, c // groups, *kernel)
     cols = np.moveaxis(np.moveaxis(cols, 0, 1), 2 + n, 2).reshape(batch, c, *out, *kernel)  # (N, C, *out, *kernel)
-    gx = np.zeros((batch, c, *(s + 2 * p for s, p in zip(shape[2:], padding))), g.dtype)
+    return _col2im(cols, shape[2:], stride, padding, dilation)
+
+
+def _col2im(cols: np.ndarray, spatial: Sequence[int], stride: Sequence[int], padding: Sequence[int],
+            dilation: Sequence[int]) -> np.ndarray:
+    """The windows' values, (N, C, *out, *kernel), each added back onto the cells of ``spatial`` it was read from
+    (the adjoint of taking the windows; ``F.fold`` is this too). One addition per kernel offset, each a strided slice
+    covering every window at once; overlapping windows add up. Then the padding is cropped off."""
+    n = len(spatial)
+    out, kernel = cols.shape[2:2 + n], cols.shape[2 + n:]
+    gx = np.zeros((*cols.shape[:2], *(s + 2 * p for s, p in zip(spatial, padding))), cols.dtype)
     for offset in np.ndindex(*kernel):
         where = tuple(slice(k * d, k * d + s * (o - 1) + 1, s) for k, d, s, o in zip(offset, dilation, stride, out))
         gx[(slice(None), slice(None), *where)] += cols[(Ellipsis, *offset)]
-    return gx[(slice(None), slice(None), *(slice(p, p + s) for p, s in zip(padding, shape[2:])))]
+    return gx[(slice(None), slice(None), *(slice(p, p + s) for p, s in zip(padding, spatial)))]
 
 
 def _weight_grad(a: np.ndarray, g: np.ndarray, kernel: Sequence[int], params: tuple) -> np.ndarray:

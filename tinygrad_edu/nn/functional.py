@@ -20,7 +20,8 @@ multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C      
 
 (d = x - y.) l1_loss, kl_div, cosine_similarity, normalize, softmin, tanhshrink and the losses cosine_embedding,
 margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
-F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``; layer_norm, batch_norm,
+F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``, interpolate in
+``upsampling``, fold, unfold and the pixel shuffles in ``fold``; layer_norm, batch_norm,
 instance_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
 """
 
@@ -47,6 +48,7 @@ from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
 from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
+from .fold import fold, pixel_shuffle, pixel_unshuffle, unfold
 from .normalization import batch_norm, instance_norm, layer_norm
 from .pooling import (
     adaptive_avg_pool1d,
@@ -57,6 +59,7 @@ from .pooling import (
     max_pool2d,
 )
 from .sparse import embedding
+from .upsampling import interpolate
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
@@ -68,6 +71,7 @@ __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
             "max_pool1d", "max_pool2d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+__all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
