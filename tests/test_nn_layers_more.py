@@ -149,6 +149,15 @@ REPRS = {
                      lib.nn.Fold((4, 5), 2, stride=2)),
         ok("(Unfold(kernel_size=2, dilation=1, padding=0, stride=1), Unfold(kernel_size=(2, 3), dilation=2, "
            "padding=1, stride=(1, 2)), Fold(output_size=(4, 5), kernel_size=2, dilation=1, padding=0, stride=2))")),
+    "GroupNorm": (lambda lib: (lib.nn.GroupNorm(2, 4), lib.nn.GroupNorm(2, 4, affine=False)),
+        ok("(GroupNorm(2, 4, eps=1e-05, affine=True, bias=True), GroupNorm(2, 4, eps=1e-05, affine=False, "
+           "bias=False))")),
+    "RMSNorm": (lambda lib: (lib.nn.RMSNorm(3), lib.nn.RMSNorm([2, 3], eps=1e-6, elementwise_affine=False)),
+        ok("(RMSNorm((3,), eps=None, elementwise_affine=True), RMSNorm((2, 3), eps=1e-06, elementwise_affine=False)"
+           ")")),
+    "LocalResponseNorm": (lambda lib: (lib.nn.LocalResponseNorm(2), lib.nn.LocalResponseNorm(3, 1e-3, 0.5, 2.0)),
+        ok("(LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0), LocalResponseNorm(3, alpha=0.001, beta=0.5, "
+           "k=2.0))")),
 }
 
 
@@ -188,6 +197,19 @@ NODES = {
             (lambda x: lib.nn.functional.unfold(x, 2), _x(lib, 1, 2, 3, 3)),
             (lambda x: lib.nn.functional.fold(x, (3, 3), 2), _x(lib, 1, 8, 4)))],
         ok("['PixelShuffleBackward0', 'PixelUnshuffleBackward0', 'Im2ColBackward0', 'Col2ImBackward0']")),
+    "group_norm": (
+        lambda lib: (lambda n: (n.name(), n._saved_N, n._saved_C, n._saved_HxW, n._saved_group, n._saved_eps,
+                                n._saved_result1.shape, n._saved_result2.shape))(
+            lib.nn.functional.group_norm(_x(lib, 2, 4, 3), 2).grad_fn),
+        ok("('NativeGroupNormBackward0', 2, 4, 3, 2, 1e-05, tinygrad_edu.Size([2, 2]), tinygrad_edu.Size([2, 2]))")),
+    "rms_norm, composed": (
+        lambda lib: (_chain(lib.nn.functional.rms_norm(_x(lib, 2, 3), (3,))),
+                     _edges(lib.nn.functional.rms_norm(_x(lib, 2, 3), (3,)))),
+        ok("(['MulBackward0', 'tinygrad_edu::autograd::AccumulateGrad'], ['tinygrad_edu::autograd::AccumulateGrad', "
+           "'RsqrtBackward0'])")),
+    "local_response_norm, composed": (
+        lambda lib: _edges(lib.nn.functional.local_response_norm(_x(lib, 1, 4, 3), 2)),
+        ok("['tinygrad_edu::autograd::AccumulateGrad', 'PowBackward0']")),
 }
 
 
@@ -307,6 +329,27 @@ ERRORS.update({
                             "dimensions for input, but got: [8, 9, 1, 1]")),
 })
 
+ERRORS.update({
+    "GroupNorm: groups": (lambda lib: lib.nn.GroupNorm(3, 4),
+        err("ValueError", "num_channels (4) must be divisible by num_groups (3)")),
+    "group_norm: channels": (lambda lib: lib.nn.functional.group_norm(lib.zeros(2, 3, 4), 2),
+        err("RuntimeError", "Expected number of channels in input to be divisible by num_groups, but got input of "
+                            "shape [2, 3, 4] and num_groups=2")),
+    "group_norm of a vector": (lambda lib: lib.nn.functional.group_norm(lib.zeros(3), 1),
+        err("RuntimeError", "Expected at least 2 dimensions for input tensor but received 1")),
+    "group_norm: weight": (lambda lib: lib.nn.functional.group_norm(lib.zeros(2, 4, 3), 2, weight=lib.ones(3)),
+        err("RuntimeError", "Expected weight to be a vector of size equal to the number of channels in input, but "
+                            "got weight of shape [3] and input of shape [2, 4, 3]")),
+    "rms_norm: shape": (lambda lib: lib.nn.functional.rms_norm(lib.zeros(2, 4, 3), (4,)),
+        err("RuntimeError", "Given normalized_shape=[4], expected input with shape [*4], but got input of size[2, "
+                            "4, 3]")),
+    "rms_norm: weight": (lambda lib: lib.nn.functional.rms_norm(lib.zeros(2, 3), (3,), weight=lib.ones(2)),
+        err("RuntimeError", "Expected weight to be of same shape as normalized_shape, but got weight of shape [2] "
+                            "and normalized_shape = [3]")),
+    "local_response_norm of a vector": (lambda lib: lib.nn.functional.local_response_norm(lib.zeros(3), 2),
+        err("ValueError", "Expected 3D or higher dimensionality                          input (got 1 dimensions)")),
+})
+
 GROUPS = {"programs": PROGRAMS, "reprs": REPRS, "nodes": NODES, "errors": ERRORS}
 
 
@@ -366,6 +409,12 @@ CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
     "fold": (lambda lib, x: _f(lib).fold(x, (5, 6), (2, 3), dilation=(1, 2), padding=1, stride=(2, 1)),
              [(2, 12, 12)]),
     "unfold, unbatched; fold, unbatched": (lambda lib, x: _f(lib).fold(_f(lib).unfold(x, 2), (3, 4), 2), [(2, 3, 4)]),
+    "group_norm": (lambda lib, x, w, b: _f(lib).group_norm(x, 2, w, b), [(3, 4, 2, 3), (4,), (4,)]),
+    "group_norm, no affine, 3-d": (lambda lib, x: _f(lib).group_norm(x, 3, eps=1e-3), [(2, 6, 4)]),
+    "rms_norm": (lambda lib, x, w: _f(lib).rms_norm(x, (2, 3), w), [(2, 2, 3), (2, 3)]),
+    "rms_norm, eps": (lambda lib, x: _f(lib).rms_norm(x, [3], eps=1e-3), [(4, 3)]),
+    "local_response_norm": (lambda lib, x: _f(lib).local_response_norm(x, 3, alpha=0.1, k=1.5), [(2, 5, 3)]),
+    "local_response_norm, 4-d": (lambda lib, x: _f(lib).local_response_norm(x, 2, alpha=0.2), [(2, 4, 2, 3)]),
 }
 
 
@@ -406,7 +455,7 @@ def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -
 
 SECOND = ["conv_transpose2d, stride, padding, output_padding", "conv_transpose2d, groups, dilation",
           "conv_transpose2d, output_padding under dilation", "conv_transpose1d", "bilinear", "nearest to a size",
-          "pixel_shuffle", "fold"]
+          "pixel_shuffle", "fold", "group_norm"]
 
 
 @pytest.mark.parametrize("name", SECOND)

@@ -80,6 +80,7 @@ from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
     BatchNorm3d,
+    GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
     InstanceNorm3d,
@@ -87,6 +88,8 @@ from .normalization import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
     LazyBatchNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
 )
 from .padding import (
     CircularPad1d,
@@ -133,3 +136,4 @@ __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "
 __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 __all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "UpsamplingBilinear2d",
             "UpsamplingNearest2d"]
+__all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]

@@ -49,7 +49,7 @@ from ..ops.selection import where
 from ..ops.shape import cat
 from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .fold import fold, pixel_shuffle, pixel_unshuffle, unfold
-from .normalization import batch_norm, instance_norm, layer_norm
+from .normalization import batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, rms_norm
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
@@ -71,6 +71,7 @@ __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
             "max_pool1d", "max_pool2d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+__all__ += ["group_norm", "local_response_norm", "rms_norm"]
 __all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
