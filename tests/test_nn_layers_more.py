@@ -103,7 +103,43 @@ def _dcgan(lib: ModuleType) -> None:
     print(netG[6].weight[0, 0, 0])
 
 
+def _dropouts(lib: ModuleType) -> None:
+    """The channel and alpha dropouts' masks after manual_seed: PyTorch's draws, number for number."""
+    F = lib.nn.functional
+    lib.manual_seed(0)
+    y = F.dropout2d(lib.ones(2, 5, 2, 2, requires_grad=True), 0.4)
+    print(y[:, :, 0, 0], y.grad_fn)
+    print(F.dropout1d(lib.ones(3, 4), 0.5))
+    print(F.dropout3d(lib.ones(1, 3, 1, 1, 2, dtype=lib.float64), 0.3).flatten())
+    y = F.alpha_dropout(lib.ones(6, requires_grad=True), 0.3, True)
+    print(y, y.grad_fn.next_functions[0][0])
+    print(F.feature_alpha_dropout(lib.ones(2, 3, 1), 0.5, True))
+    model = lib.nn.Sequential(lib.nn.Dropout2d(0.5), lib.nn.AlphaDropout(0.2))
+    print(model(lib.ones(1, 4, 1, 1)).flatten())
+    model.eval()
+    print(model(lib.ones(1, 4, 1, 1)).flatten())
+
+
 PROGRAMS = {
+    "channel and alpha dropouts": (_printed(_dropouts),
+        ok("tensor([[0.0000, 0.0000, 1.6667, 0.0000, 0.0000],\n"
+           "        [0.0000, 1.6667, 1.6667, 1.6667, 1.6667]], grad_fn=<SelectBackward0>) <MulBackward0 object at "
+           "0x...>\n"
+           "tensor([[2., 2., 2., 2.],\n"
+           "        [2., 2., 2., 2.],\n"
+           "        [2., 2., 2., 2.]])\n"
+           "tensor([1.4286, 1.4286, 1.4286, 1.4286, 1.4286, 1.4286], dtype=tinygrad_edu.float64)\n"
+           "tensor([ 1.3150,  1.3150,  1.3150, -1.0595,  1.3150,  1.3150],\n"
+           "       grad_fn=<AddBackward0>) <MulBackward0 object at 0x...>\n"
+           "tensor([[[ 1.6656],\n"
+           "         [-0.7792],\n"
+           "         [ 1.6656]],\n"
+           "\n"
+           "        [[-0.7792],\n"
+           "         [-0.7792],\n"
+           "         [-0.7792]]])\n"
+           "tensor([ 0.3090,  2.0668,  0.3090, -1.2362])\n"
+           "tensor([1., 1., 1., 1.])\n")),
     "DCGAN generator step": (_printed(_dcgan),
         ok("Sequential(\n"
            "  (0): ConvTranspose2d(8, 8, kernel_size=(4, 4), stride=(1, 1), bias=False)\n"
@@ -155,6 +191,10 @@ REPRS = {
     "RMSNorm": (lambda lib: (lib.nn.RMSNorm(3), lib.nn.RMSNorm([2, 3], eps=1e-6, elementwise_affine=False)),
         ok("(RMSNorm((3,), eps=None, elementwise_affine=True), RMSNorm((2, 3), eps=1e-06, elementwise_affine=False)"
            ")")),
+    "dropouts": (lambda lib: (lib.nn.Dropout2d(0.2), lib.nn.AlphaDropout(0.1), lib.nn.Dropout1d(),
+                              lib.nn.Dropout3d(), lib.nn.FeatureAlphaDropout(0.3, inplace=True)),
+        ok("(Dropout2d(p=0.2, inplace=False), AlphaDropout(p=0.1, inplace=False), Dropout1d(p=0.5, inplace=False), "
+           "Dropout3d(p=0.5, inplace=False), FeatureAlphaDropout(p=0.3, inplace=True))")),
     "LocalResponseNorm": (lambda lib: (lib.nn.LocalResponseNorm(2), lib.nn.LocalResponseNorm(3, 1e-3, 0.5, 2.0)),
         ok("(LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0), LocalResponseNorm(3, alpha=0.001, beta=0.5, "
            "k=2.0))")),
@@ -348,6 +388,24 @@ ERRORS.update({
                             "and normalized_shape = [3]")),
     "local_response_norm of a vector": (lambda lib: lib.nn.functional.local_response_norm(lib.zeros(3), 2),
         err("ValueError", "Expected 3D or higher dimensionality                          input (got 1 dimensions)")),
+})
+
+ERRORS.update({
+    "dropout1d of a 4-d tensor": (lambda lib: lib.nn.functional.dropout1d(lib.ones(1, 2, 3, 4)),
+        err("RuntimeError", "dropout1d: Expected 2D or 3D input, but received a 4D input. Note that dropout1d exists "
+                            "to provide channel-wise dropout on inputs with 1 spatial dimension, a channel dimension, "
+                            "and an optional batch dimension (i.e. 2D or 3D inputs).")),
+    "Dropout2d: p": (lambda lib: lib.nn.Dropout2d(1.5),
+        err("ValueError", "dropout probability has to be between 0 and 1, but got 1.5")),
+    "alpha_dropout: p": (lambda lib: lib.nn.functional.alpha_dropout(lib.ones(2), -0.1, True),
+        err("ValueError", "dropout probability has to be between 0 and 1, but got -0.1")),
+    "dropout2d of a 5-d tensor warns": (
+        lambda lib: lib.nn.functional.dropout2d(lib.ones(1, 1, 1, 1, 1), 0.5, training=False),
+        (None, "tensor([[[[[1.]]]]])",
+         ["UserWarning: dropout2d: Received a 5-D input to dropout2d, which is deprecated and will result in an "
+          "error in a future release. To retain the behavior and silence this warning, please use dropout instead. "
+          "Note that dropout2d exists to provide channel-wise dropout on inputs with 2 spatial dimensions, a channel "
+          "dimension, and an optional batch dimension (i.e. 3D or 4D inputs)."])),
 })
 
 GROUPS = {"programs": PROGRAMS, "reprs": REPRS, "nodes": NODES, "errors": ERRORS}

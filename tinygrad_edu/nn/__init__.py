@@ -23,7 +23,12 @@ from .activation import (
     GELU,
     GLU,
     SELU,
+    AlphaDropout,
     Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -137,3 +142,4 @@ __all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 __all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "UpsamplingBilinear2d",
             "UpsamplingNearest2d"]
 __all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
+__all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]

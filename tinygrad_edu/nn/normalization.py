@@ -614,10 +614,9 @@ def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | No
     if weight is not None and tuple(weight._array.shape) != shape:
         raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
                            f"{_shape_text(weight._array.shape)} and normalized_shape = {_shape_text(shape)}")
-    if input._array.shape[input._array.ndim - n:] != shape or input._array.ndim < n:
-        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with shape "
+    if input._array.shape[input._array.ndim - n:] != shape or input._array.ndim < n:  # (no ", " after the star:
+        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with shape "  # PyTorch's)
                            f"[*{_shape_text(shape)[1:]}, but got input of size{_shape_text(input._array.shape)}")
-    # (PyTorch's message here lacks layer_norm's ", " after the star)
     if eps is None:
         eps = float(np.finfo(input._array.dtype).eps)
     dims = _normalized_dims(input, n)
