@@ -10,8 +10,6 @@ is there: float64 to 1e-12 relative, float32 to about 1e-5 (PyTorch's float32 ke
 
 from __future__ import annotations
 
-import contextlib
-import io
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -19,45 +17,9 @@ from typing import Any
 import numpy as np
 import pytest
 from _oracle import as_pytorch, err, ok, oracle
+from test_conv_pool import _chain, _edges, _printed, _x  # (the printed-program and graph helpers, shared)
 
 import tinygrad_edu as tg
-
-
-class _Text(str):
-    """Printed text, whose repr is itself (so the case's expected outcome reads as the program's output)."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _printed(program: Callable[[ModuleType], None]) -> Callable[[ModuleType], str]:
-    """A program as a case: what it printed (compared as text)."""
-
-    def run(lib: ModuleType) -> str:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            program(lib)
-        return _Text(out.getvalue())
-
-    return run
-
-
-def _x(lib: ModuleType, *shape: int) -> Any:
-    lib.manual_seed(0)
-    return lib.randn(*shape, requires_grad=True)
-
-
-def _chain(t: Any) -> list[str]:
-    """The node names from t's grad_fn down its first edges, to a leaf's AccumulateGrad."""
-    names, node = [], t.grad_fn
-    while node is not None:
-        names.append(node.name())
-        node = node.next_functions[0][0] if node.next_functions else None
-    return names
-
-
-def _edges(t: Any) -> list[str | None]:
-    return [None if n is None else n.name() for n, _ in t.grad_fn.next_functions]
 
 
 # -- a DCGAN generator's step: ConvTranspose2d + BatchNorm2d + ReLU + Tanh, BCE loss, backward --------------------

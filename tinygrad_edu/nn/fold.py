@@ -191,33 +191,32 @@ def _unshuffle(a: np.ndarray, r: int) -> np.ndarray:
 
 
 class PixelShuffling(Function):
-    """pixel_shuffle: only moves numbers, so its gradient moves them back: pixel_unshuffle(g)."""
+    """pixel_shuffle: it only moves numbers, so its gradient moves them back: its inverse applied to g (and the
+    inverse's gradient is this op again, so every order of derivative is there)."""
 
     node_name = "PixelShuffleBackward0"
+    _move, _saved = staticmethod(_shuffle), "_saved_upscale_factor"
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, r: int) -> np.ndarray:
-        ctx.r = ctx._saved_upscale_factor = r
-        return _shuffle(x._array, r)
+        op = ctx._forward_cls  # (this class or the inverse: the same lines serve both)
+        ctx.r = r
+        setattr(ctx, op._saved, r)
+        return op._move(x._array, r)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        return PixelUnshuffling.apply(g, ctx.r), None
+        return _INVERSE[ctx._forward_cls].apply(g, ctx.r), None
 
 
-class PixelUnshuffling(Function):
-    """pixel_unshuffle: its gradient is pixel_shuffle(g)."""
+class PixelUnshuffling(PixelShuffling):
+    """pixel_unshuffle; its gradient is pixel_shuffle(g)."""
 
     node_name = "PixelUnshuffleBackward0"
+    _move, _saved = staticmethod(_unshuffle), "_saved_downscale_factor"
 
-    @staticmethod
-    def forward(ctx: Any, x: Tensor, r: int) -> np.ndarray:
-        ctx.r = ctx._saved_downscale_factor = r
-        return _unshuffle(x._array, r)
 
-    @staticmethod
-    def backward(ctx: Any, g: Tensor) -> tuple:
-        return PixelShuffling.apply(g, ctx.r), None
+_INVERSE = {PixelShuffling: PixelUnshuffling, PixelUnshuffling: PixelShuffling}
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:

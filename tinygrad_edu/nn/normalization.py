@@ -586,12 +586,7 @@ class GroupNorm(Module):
         self.register_parameter("bias", Parameter(_wrap(np.zeros(num_channels, np_dtype))) if affine and bias
                                 else None)
 
-    def reset_parameters(self) -> None:
-        """Weight back to 1, bias back to 0."""
-        if self.weight is not None:
-            init.ones_(self.weight)
-        if self.bias is not None:
-            init.zeros_(self.bias)
+    reset_parameters = LayerNorm.reset_parameters  # (weight back to 1, bias back to 0)
 
     def forward(self, input: Tensor) -> Tensor:
         return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
