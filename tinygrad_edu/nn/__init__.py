@@ -13,6 +13,7 @@
   ``TransformerDecoder`` and ``Transformer``
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
+* ``upsampling``: ``F.interpolate`` and ``Upsample``; ``fold``: ``F.unfold``/``F.fold`` and the pixel shuffles
 * ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
   ``AdaptiveAvgPool2d`` ...)
 * ``init``: weight initialisation
@@ -26,7 +27,12 @@ from .activation import (
     GELU,
     GLU,
     SELU,
+    AlphaDropout,
     Dropout,
+    Dropout1d,
+    Dropout2d,
+    Dropout3d,
+    FeatureAlphaDropout,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -48,7 +54,18 @@ from .activation import (
     Threshold,
 )
 from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
-from .conv import Conv1d, Conv2d, Conv3d, LazyConv1d, LazyConv2d, LazyConv3d
+from .conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyConv3d,
+)
+from .fold import Fold, PixelShuffle, PixelUnshuffle, Unfold
 from .linear import Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
 from .loss import (
     BCELoss,
@@ -73,6 +90,7 @@ from .normalization import (
     BatchNorm1d,
     BatchNorm2d,
     BatchNorm3d,
+    GroupNorm,
     InstanceNorm1d,
     InstanceNorm2d,
     InstanceNorm3d,
@@ -80,6 +98,8 @@ from .normalization import (
     LazyBatchNorm1d,
     LazyBatchNorm2d,
     LazyBatchNorm3d,
+    LocalResponseNorm,
+    RMSNorm,
 )
 from .padding import (
     CircularPad1d,
@@ -109,6 +129,7 @@ from .transformer import (
     TransformerEncoder,
     TransformerEncoderLayer,
 )
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatten", "Identity", "LazyLinear",
            "LeakyReLU", "Linear",
@@ -131,3 +152,8 @@ __all__ += ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", 
 __all__ += ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 __all__ += ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "Transformer", "TransformerDecoder",
             "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer"]
+__all__ += ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
+__all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "UpsamplingBilinear2d",
+            "UpsamplingNearest2d"]
+__all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
+__all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]

@@ -113,6 +113,45 @@ class Dropout(Module):
         return f"p={self.p}, inplace={self.inplace}"
 
 
+class _DropoutNd(Dropout):
+    """What the other dropout layers share with Dropout: ``p``, ``inplace``, the repr; only the function differs."""
+
+    _function: Any
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self)._function(input, self.p, self.training, self.inplace)
+
+
+class Dropout1d(_DropoutNd):
+    """Zero whole channels of (N, C, L) in training (see ``F.dropout1d``)."""
+
+    _function = staticmethod(F.dropout1d)
+
+
+class Dropout2d(_DropoutNd):
+    """Zero whole feature maps of (N, C, H, W) in training (see ``F.dropout2d``)."""
+
+    _function = staticmethod(F.dropout2d)
+
+
+class Dropout3d(_DropoutNd):
+    """Zero whole channels of (N, C, D, H, W) in training (see ``F.dropout3d``)."""
+
+    _function = staticmethod(F.dropout3d)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout that keeps a selu network's activations at mean 0, variance 1 (see ``F.alpha_dropout``)."""
+
+    _function = staticmethod(F.alpha_dropout)
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels (see ``F.feature_alpha_dropout``)."""
+
+    _function = staticmethod(F.feature_alpha_dropout)
+
+
 class GELU(Module):
     """x * Phi(x), Phi the standard normal CDF: the smooth relu of transformers. ``approximate='tanh'``
     selects the tanh formula some models were trained with."""

@@ -20,7 +20,8 @@ multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C      
 
 (d = x - y.) l1_loss, kl_div, cosine_similarity, normalize, softmin, tanhshrink and the losses cosine_embedding,
 margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
-F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``; layer_norm, batch_norm,
+F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``, interpolate in
+``upsampling``, fold, unfold and the pixel shuffles in ``fold``; layer_norm, batch_norm,
 instance_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
 """
 
@@ -49,8 +50,9 @@ from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
 from ..ops.shape import cat
-from .conv import conv1d, conv2d, conv3d
-from .normalization import batch_norm, instance_norm, layer_norm
+from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
+from .fold import fold, pixel_shuffle, pixel_unshuffle, unfold
+from .normalization import batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, rms_norm
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
@@ -60,6 +62,7 @@ from .pooling import (
     max_pool2d,
 )
 from .sparse import embedding
+from .upsampling import interpolate
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
@@ -70,6 +73,10 @@ __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", 
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
             "max_pool1d", "max_pool2d"]
+__all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
+__all__ += ["group_norm", "local_response_norm", "rms_norm"]
+__all__ += ["alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "feature_alpha_dropout"]
+__all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -601,6 +608,89 @@ def _dropout_keep(a: np.ndarray, p: float) -> np.ndarray:
     if a.flags.c_contiguous or not a.transpose(order).flags.c_contiguous:  # (only a permuted dense layout is kept)
         return default_generator.bernoulli(a.shape, 1 - p)
     return in_memory_order(a, lambda shape: default_generator.bernoulli(shape, 1 - p))
+
+
+_SELU_ALPHA_PRIME = 1.7580993408473766  # selu's scale * alpha: the value alpha dropout sets dropped units to (negated)
+
+
+def _noisy(input: Tensor, p: float, training: bool, inplace: bool, feature: bool, alpha: bool) -> Tensor:
+    """The dropouts as PyTorch's ``_dropout_impl`` computes them: a mask ("noise") drawn with bernoulli(1 - p), of
+    the input's shape or, for the feature dropouts, (N, C, 1, ...) (one draw per channel, broadcast over its cells);
+    then input * noise / (1 - p), or, for alpha dropout, input * a noise + b, where a and b keep selu's mean 0 and
+    variance 1 (a dropped unit becomes -a alpha', not 0). The graph: MulBackward0 (then AddBackward0 for alpha)."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    a = input._array
+    if p == 0 or not training or a.size == 0:
+        return input
+    if p == 1:
+        zero = _wrap(np.zeros((), a.dtype))
+        return _inplace(input, lambda t: t * zero) if inplace else input * zero
+    shape = (*a.shape[:2], *[1] * (a.ndim - 2)) if feature else a.shape
+    noise = default_generator.bernoulli(shape, 1 - p).astype(a.dtype)
+    if not alpha:
+        mask = _wrap(noise / a.dtype.type(1 - p))
+        return _inplace(input, lambda t: t * mask) if inplace else input * mask
+    scale = 1 / math.sqrt((_SELU_ALPHA_PRIME ** 2 * p + 1) * (1 - p))
+    b = _wrap((noise - 1) * a.dtype.type(_SELU_ALPHA_PRIME * scale) + a.dtype.type(_SELU_ALPHA_PRIME * scale * p))
+    mask = _wrap(noise * a.dtype.type(scale))
+    return _inplace(input, lambda t: t * mask + b) if inplace else input * mask + b
+
+
+def _channel_dropout(name: str, input: Tensor, p: float, training: bool, inplace: bool, dims: int) -> Tensor:
+    """dropout1d/2d/3d: whole channels of (N, C, *spatial) zeroed (``dims`` spatial dims, the batch optional)."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    ndim = input._array.ndim
+    if dims == 1 and ndim not in (2, 3):
+        raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {ndim}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    if dims > 1 and ndim not in (dims + 1, dims + 2):
+        warnings.warn(f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in an error "
+                      "in a future release. To retain the behavior and silence this warning, please use dropout "
+                      f"instead. Note that {name} exists to provide channel-wise dropout on inputs with {dims} spatial "
+                      f"dimensions, a channel dimension, and an optional batch dimension (i.e. {dims + 1}D or "
+                      f"{dims + 2}D inputs).", stacklevel=3)
+    unbatched = ndim == dims + 1 and dims != 2  # (PyTorch reads a 3-d input to dropout2d as batched (N, C, L))
+    if dims == 2 and ndim == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior "
+                      "is desired - input is interpreted as shape (N, C, L), where C is the channel dim. This behavior "
+                      "will change in a future release to interpret the input as one without a batch dimension, i.e. "
+                      "shape (C, H, W). To maintain the 1D channel-wise dropout behavior, please switch to using "
+                      "dropout1d instead.", stacklevel=3)
+    if unbatched:
+        x = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+        out = _noisy(x, p, training, inplace, True, False)
+        return out.squeeze_(0) if inplace else out.squeeze(0)
+    return _noisy(input, p, training, inplace, True, False)
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) or (C, L), each with probability p, scaling the rest by 1 / (1 - p)."""
+    return _channel_dropout("dropout1d", input, p, training, inplace, 1)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole feature maps of (N, C, H, W) or (C, H, W): neighbouring pixels are correlated, so dropping single
+    pixels would regularise little; dropping a channel removes a feature everywhere."""
+    return _channel_dropout("dropout2d", input, p, training, inplace, 2)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W)."""
+    return _channel_dropout("dropout3d", input, p, training, inplace, 3)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Dropout for selu networks: dropped units are set to selu's negative saturation and the result is shifted and
+    scaled so that mean and variance stay as they were (see ``_noisy``)."""
+    return _noisy(input, p, training, inplace, False, True)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    """Alpha dropout of whole channels (N, C, *)."""
+    return _noisy(input, p, training, inplace, True, True)
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:

@@ -1,4 +1,5 @@
-"""Normalization layers: layer norm, batch norm and instance norm, each one Function with PyTorch's node name.
+"""Normalization layers: layer norm, batch norm, instance norm and group norm, each one Function with PyTorch's node
+name, and RMS norm, composed of tensor ops as in PyTorch.
 
 All three standardise x over some dimensions, then scale and shift it by learnable per-feature ``weight``/``bias``:
 
@@ -16,6 +17,8 @@ They differ only in *which* elements share a mean:
 * **instance norm**: each (sample, channel) over the spatial dims; computed as PyTorch does, as batch norm of the
   input viewed as one sample with batch*channels channels (its graph: ``ViewBackward0`` <-
   ``NativeBatchNormBackward0``).
+* **group norm** (``NativeGroupNormBackward0``): each sample over a group of channels and the spatial dims.
+* **RMS norm**: each sample over its last dims, like layer norm but divided by the root mean square, not centred.
 """
 
 from __future__ import annotations
@@ -33,7 +36,9 @@ from ..core.function import Function
 from ..ops import elementwise
 from . import init
 from .module import Module, Parameter, typename
+from .padding import pad as _pad
 from .parameter import UninitializedBuffer, UninitializedParameter
+from .pooling import avg_pool2d as _avg_pool2d
 
 
 def _normalized_dims(x: Tensor, n: int) -> tuple[int, ...]:
@@ -489,5 +494,190 @@ class InstanceNorm3d(_InstanceNorm):
 
 
 
+# ------------------------------------------------------------------------------------------------ group norm
+def _grouped(t: Tensor, groups: int) -> Tensor:
+    """(N, C, *spatial) viewed as (N, groups, C / groups * spatial): each row one group of one sample."""
+    return t.reshape(t.shape[0], groups, -1)
+
+
+class NativeGroupNorm(Function):
+    """Group norm: the channels split into ``group`` groups, each (sample, group) standardised over its channels and
+    spatial cells together; then y = x_hat * w + b, one weight and bias per channel. (One group: layer norm over
+    (C, *spatial); C groups: instance norm.) The same derivatives as layer norm's, on the grouped view:
+
+        dx = rstd * (gw - E[gw] - x_hat * E[gw * x_hat])   (E over each group's row; gw = g * w per channel)
+        dw = sum over the batch and the cells of g * x_hat      db = sum of g likewise
+
+    The node keeps PyTorch's ``_saved_input``, ``_saved_weight``, ``_saved_N``, ``_saved_C``, ``_saved_HxW``,
+    ``_saved_group``, ``_saved_eps``, and mean and rstd per (sample, group), ``_saved_result1``/``_saved_result2``.
+    """
+
+    node_name = "NativeGroupNormBackward0"
+    saved_names = ("input", "weight", "result1", "result2")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, weight: Tensor | None, bias: Tensor | None, groups: int,
+                eps: float) -> np.ndarray:
+        a = x._array
+        n, c = a.shape[:2]
+        rows = a.reshape(n, groups, -1)
+        mean, rstd = _moments(rows, (2,), eps)
+        out = ((rows - mean) * rstd).reshape(a.shape)
+        shape = (1, -1, *[1] * (a.ndim - 2))
+        if weight is not None:
+            out = out * weight._array.reshape(shape)
+        if bias is not None:
+            out = out + bias._array.reshape(shape)
+        ctx.save_for_backward(x, weight, _wrap(mean.reshape(n, groups).astype(a.dtype)),
+                              _wrap(rstd.reshape(n, groups).astype(a.dtype)))
+        ctx._saved_N, ctx._saved_C, ctx._saved_group, ctx._saved_eps = n, c, groups, eps
+        ctx._saved_HxW = int(np.prod(a.shape[2:], dtype=np.int64))
+        return out.astype(a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, w, _, _ = ctx.saved_tensors
+        groups, ndim = ctx._saved_group, x.dim()
+        x_hat, rstd = _standardized(_grouped(x, groups), (2,), ctx._saved_eps)
+        dims = _channel_dims(ndim)
+        dx = dw = db = None
+        if ctx.needs_input_grad[0]:
+            gw = g if w is None else g * _per_channel(w, ndim)
+            dx = _standardized_input_grad(_grouped(gw, groups), x_hat, rstd, (2,)).reshape(x.shape)
+        if ctx.needs_input_grad[1]:
+            dw = (g * x_hat.reshape(x.shape)).sum(dims)
+        if ctx.needs_input_grad[2]:
+            db = g.sum(dims)
+        return dx, dw, db, None, None
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None, bias: Tensor | None = None,
+               eps: float = 1e-5) -> Tensor:
+    """Normalise each group of ``num_groups`` channel groups of each sample (see :class:`NativeGroupNorm`):
+    (N, C, *) with C divisible by num_groups."""
+    shape = input._array.shape
+    if len(shape) < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {len(shape)}")
+    if shape[1] % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {_shape_text(shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t._array.ndim != 1 or t._array.size != shape[1]):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, but "
+                               f"got {name} of shape {_shape_text(t._array.shape)} and input of shape "
+                               f"{_shape_text(shape)}")
+    elementwise._check_float_kernel(input._array, "GroupNormKernelImpl")
+    return NativeGroupNorm.apply(input, weight, bias, num_groups, eps)
+
+
+class GroupNorm(Module):
+    """Group norm layer (Wu and He, 2018): statistics per sample and group of channels, so that, unlike batch norm,
+    a sample's output does not depend on its batch (small batches train as well as large ones). ``affine``: one
+    learnable weight (starts at 1) and bias (starts at 0) per channel."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True,
+                 bias: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        np_dtype = (dtype or float32).np
+        self.register_parameter("weight", Parameter(_wrap(np.ones(num_channels, np_dtype))) if affine else None)
+        self.register_parameter("bias", Parameter(_wrap(np.zeros(num_channels, np_dtype))) if affine and bias
+                                else None)
+
+    reset_parameters = LayerNorm.reset_parameters  # (weight back to 1, bias back to 0)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
+
+
+# ------------------------------------------------------------------------------------------------ RMS norm
+def rms_norm(input: Tensor, normalized_shape: Sequence[int], weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """x / sqrt(mean(x**2) + eps) over the last ``len(normalized_shape)`` dims, times ``weight``: layer norm without
+    the centring (and without a bias), as in LLaMA's blocks. ``eps`` defaults to the dtype's machine epsilon.
+
+    Composed of tensor ops, as PyTorch composes it on the CPU (its graph: ``MulBackward0`` <- ``RsqrtBackward0``
+    <- ``AddBackward0`` <- ``MeanBackward1`` <- ``PowBackward0``), so the gradient needs no formula of its own."""
+    shape = _as_shape(normalized_shape)
+    n = len(shape)
+    if weight is not None and tuple(weight._array.shape) != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                           f"{_shape_text(weight._array.shape)} and normalized_shape = {_shape_text(shape)}")
+    if input._array.shape[input._array.ndim - n:] != shape or input._array.ndim < n:  # (no ", " after the star:
+        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with shape "  # PyTorch's)
+                           f"[*{_shape_text(shape)[1:]}, but got input of size{_shape_text(input._array.shape)}")
+    if eps is None:
+        eps = float(np.finfo(input._array.dtype).eps)
+    dims = _normalized_dims(input, n)
+    out = input * (input.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
+    return out if weight is None else out * weight
+
+
+class RMSNorm(Module):
+    """RMS norm layer: each sample divided by the root mean square of its last dims (``normalized_shape``), times a
+    learnable ``weight`` (starts at 1) if ``elementwise_affine``. ``eps=None``: the dtype's machine epsilon."""
+
+    def __init__(self, normalized_shape: int | Sequence[int], eps: float | None = None,
+                 elementwise_affine: bool = True, device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.normalized_shape = _as_shape(normalized_shape)
+        self.eps, self.elementwise_affine = eps, elementwise_affine
+        np_dtype = (dtype or float32).np
+        self.register_parameter("weight", Parameter(_wrap(np.ones(self.normalized_shape, np_dtype)))
+                                if elementwise_affine else None)
+
+    def reset_parameters(self) -> None:
+        """Weight back to 1."""
+        if self.weight is not None:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+# ------------------------------------------------------------------------------------------------ local response norm
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    """AlexNet's normalisation across channels: each x[n, c] divided by (k + alpha * mean of x**2 over the ``size``
+    channels around c) ** beta (missing channels at the ends count as 0). Composed as PyTorch composes it: the
+    squares padded along the channels, average-pooled with a (size, 1) window, then ``input / div``. (PyTorch pools
+    inputs of 4 or more dims with avg_pool3d; here the cells are flattened and avg_pool2d does it: the same numbers,
+    an ``AvgPool2DBackward0`` node where PyTorch's graph has ``AvgPool3DBackward0``.)"""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    sizes = input.shape
+    div = input.mul(input).reshape(sizes[0], 1, sizes[1], -1)
+    div = _pad(div, (0, 0, size // 2, (size - 1) // 2))
+    div = _avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    return input / div.mul(alpha).add(k).pow(beta)
+
+
+class LocalResponseNorm(Module):
+    """Normalise each channel by its neighbours' energy (see ``F.local_response_norm``)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
 __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
            "LayerNorm", "NativeBatchNorm", "NativeLayerNorm", "batch_norm", "instance_norm", "layer_norm"]
+__all__ += ["GroupNorm", "LocalResponseNorm", "NativeGroupNorm", "RMSNorm", "group_norm", "local_response_norm",
+            "rms_norm"]
