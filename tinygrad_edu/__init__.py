@@ -110,14 +110,28 @@ from .linalg import _torch_svd as svd
 from .linalg import det, inverse, logdet, matrix_exp, matrix_power, pinverse
 from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
+    alpha_dropout_,
     avg_pool1d,
+    celu,
+    celu_,
     conv1d,
     conv2d,
     conv3d,
     cosine_similarity,
+    feature_alpha_dropout_,
+    feature_dropout,
+    feature_dropout_,
     max_pool1d,
     max_pool2d,
+    selu,
+    selu_,
+    threshold,
+    threshold_,
 )
+from .nn.functional import alpha_dropout_top as alpha_dropout
+from .nn.functional import dropout_top as dropout
+from .nn.functional import dropout_top_ as dropout_
+from .nn.functional import feature_alpha_dropout_top as feature_alpha_dropout
 from .storage import TypedStorage, UntypedStorage
 
 __version__ = "0.1.0"

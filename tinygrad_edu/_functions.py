@@ -383,3 +383,11 @@ fix, negative = _method("fix"), _method("neg")
 fix_, negative_, sgn_, clamp_min_, clamp_max_ = (_method(n) for n in ("fix_", "negative_", "sgn_", "clamp_min_",
                                                                       "clamp_max_"))
 sinc_, i0_, nan_to_num_ = _method("sinc_"), _method("i0_"), _method("nan_to_num_")
+
+
+# More in-place function forms, each the Tensor method: ``tinygrad_edu.fill_(x, 0)`` is ``x.fill_(0)``
+_MORE_INPLACE = ("fill_", "zero_", "detach_", "clip_", "arcsin_", "arccos_", "arctan_", "gcd_", "lcm_", "ldexp_",
+                 "as_strided_", "resize_as_", "addmv_")
+fill_, zero_, detach_, clip_, arcsin_, arccos_, arctan_, gcd_, lcm_, ldexp_, as_strided_, resize_as_, addmv_ = (
+    _method(n) for n in _MORE_INPLACE)
+__all__ += list(_MORE_INPLACE)

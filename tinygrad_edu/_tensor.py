@@ -874,7 +874,7 @@ class Tensor(_core.Tensor):
     div_ = divide_ = inplace_method(div)
     __imod__ = remainder_ = inplace_method(__mod__)
     __ifloordiv__ = floor_divide_ = inplace_method(__floordiv__)
-    clamp_ = inplace_method(clamp)
+    clip_ = clamp_ = inplace_method(clamp)
     pow_ = inplace_method(_core.Tensor.pow)
     round_ = inplace_method(ew.round_to)
     masked_fill_ = inplace_method(masked_fill)
@@ -890,7 +890,7 @@ for _name in (*inplace.UNARY_INPLACE, "log1p", "expm1", "rsqrt", "log2", "log10"
               "addcdiv", "addmm", "baddbmm", "cumprod", "tril", "triu", "lgamma", "digamma", "polygamma", "index_copy",
               "index_put", "xlogy", "logit", "sgn", "clamp_min", "clamp_max", "copysign", "ldexp", "nextafter",
               "heaviside", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "sinc", "i0", "mvlgamma",
-              "nan_to_num", "renorm", "addbmm", "addr", "fix", "negative"):
+              "nan_to_num", "renorm", "addbmm", "addr", "fix", "negative", "arcsin", "arccos", "arctan", "addmv"):
     setattr(Tensor, _name + "_", inplace_method(getattr(Tensor, _name)))
 Tensors.cls = Tensor  # every op's result is a tinygrad_edu.Tensor
 

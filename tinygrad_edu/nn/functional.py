@@ -38,7 +38,7 @@ from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._generator import in_memory_order
 from .._tensor import Tensor, _wrap
 from ..core.derivatives import MulScalar, ThresholdBackward
-from ..core.function import Function
+from ..core.function import RESULT, Function
 from ..core.grad_mode import no_grad
 from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
@@ -71,6 +71,7 @@ __all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss",
             "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
+__all__ += ["celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_"]  # in place
 __all__ += ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "conv1d", "conv2d", "conv3d",
             "max_pool1d", "max_pool2d"]
 __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
@@ -508,15 +509,33 @@ class LeakyRelu(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor, negative_slope: float) -> np.ndarray:
-        ctx.save_for_backward(x)
         ctx._saved_negative_slope = negative_slope
         a = x._array
-        return np.where(a > 0, a, a * a.dtype.type(negative_slope))
+        out = np.where(a > 0, a, a * a.dtype.type(negative_slope))
+        ctx.save_for_backward(x if ctx._forward_cls is LeakyRelu else RESULT)  # (in place: the output, x itself)
+        return out
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
-        (x,) = ctx.saved_tensors
-        return LeakyReluBackward.apply(g, x, ctx._saved_negative_slope), None
+        (saved,) = ctx.saved_tensors
+        if ctx._forward_cls is not LeakyRelu and ctx._saved_negative_slope < 0:  # (the result's sign is then not x's)
+            raise RuntimeError(_LEAKY_NEGATIVE_IN_PLACE)
+        return LeakyReluBackward.apply(g, saved, ctx._saved_negative_slope), None
+
+
+class LeakyReluOfResult(LeakyRelu):
+    """leaky_relu computed in place (``F.leaky_relu_(x)``): x is overwritten, so the gradient is read from the
+    result, whose sign is x's when the slope is not negative (PyTorch's LeakyReluBackward1)."""
+
+    node_name = "LeakyReluBackward1"
+    saved_names = ("result",)
+
+
+_LEAKY_NEGATIVE_IN_PLACE = (
+    "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. This is caused "
+    "by calling in-place forward function with a negative slope, please call out-of-place version instead. File an "
+    "issue at https://github.com/pytorch/pytorch if you do require supporting in-place leakRelu backward calculation "
+    "with negative slope")
 
 
 class LeakyReluBackward(Function):
@@ -545,7 +564,7 @@ class LeakyReluBackward(Function):
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """x for x > 0, ``negative_slope * x`` otherwise (see :class:`LeakyRelu`)."""
     if inplace:
-        return _inplace(input, lambda s: LeakyRelu.apply(s, negative_slope))
+        return _inplace(input, lambda s: LeakyReluOfResult.apply(s, negative_slope))
     return LeakyRelu.apply(input, negative_slope)
 
 
@@ -585,6 +604,32 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:
     return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+# The in-place activations as functions of their own, as PyTorch also offers them: ``F.relu_(x)`` is
+# ``F.relu(x, inplace=True)``, the same node (ReluBackward0) recorded on x.
+def relu_(input: Tensor) -> Tensor:
+    return relu(input, inplace=True)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return elu(input, alpha, inplace=True)
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
+    return celu(input, alpha, inplace=True)
+
+
+def selu_(input: Tensor) -> Tensor:
+    return selu(input, inplace=True)
 
 
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
@@ -691,6 +736,38 @@ def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace
 def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
     """Alpha dropout of whole channels (N, C, *)."""
     return _noisy(input, p, training, inplace, True, True)
+
+
+# ``torch.dropout(input, p, train)`` and its kin: the functions at the top of torch that nn.functional's call, with
+# ``train`` a required argument (and an in-place form of each).
+_NO_TRAIN: Any = object()
+
+
+def _train_given(name: str, train: Any) -> None:
+    if train is _NO_TRAIN:  # (Python's own message would say "argument: 'train'"; PyTorch's parser words it so)
+        raise TypeError(f'{name}() missing 1 required positional arguments: "train"')
+
+
+def _top_dropout(name: str, feature: bool, alpha: bool, inplace: bool) -> Any:
+    def fn(input: Tensor, p: float, train: bool = _NO_TRAIN) -> Tensor:
+        _train_given(name, train)
+        if not (feature or alpha):
+            return dropout(input, p, train, inplace)
+        return _noisy(input, p, train, inplace, feature, alpha)
+
+    fn.__name__ = fn.__qualname__ = name
+    kind = ("feature " if feature else "") + ("alpha " if alpha else "")
+    fn.__doc__ = f"``torch.{name}(input, p, train)``: {kind}dropout{' in place' if inplace else ''} (nn.functional's)."
+    return fn
+
+
+dropout_top, dropout_top_ = _top_dropout("dropout", False, False, False), _top_dropout("dropout_", False, False, True)
+feature_dropout, feature_dropout_ = (_top_dropout("feature_dropout", True, False, False),
+                                     _top_dropout("feature_dropout_", True, False, True))
+alpha_dropout_top, alpha_dropout_ = (_top_dropout("alpha_dropout", False, True, False),
+                                     _top_dropout("alpha_dropout_", False, True, True))
+feature_alpha_dropout_top, feature_alpha_dropout_ = (_top_dropout("feature_alpha_dropout", True, True, False),
+                                                     _top_dropout("feature_alpha_dropout_", True, True, True))
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -979,7 +1056,7 @@ class Elu(Function):
         ctx._saved_alpha, ctx._saved_scale, ctx._saved_input_scale = alpha, 1, 1
         a = x._array
         out = np.where(a > 0, a, np.expm1(a) * a.dtype.type(alpha))
-        ctx.save_for_backward(x if ctx._forward_cls is Elu else _wrap(out))
+        ctx.save_for_backward(x if ctx._forward_cls is Elu else RESULT)  # (in place: the output, x itself)
         return out
 
     @staticmethod
@@ -1471,7 +1548,7 @@ class ScaledElu(Function):
         a = x._array
         t = a.dtype.type
         out = np.where(a > 0, a * t(scale), np.expm1(a * t(input_scale)) * t(alpha * scale))
-        ctx.save_for_backward(_wrap(out) if ctx._forward_cls.from_result else x)
+        ctx.save_for_backward(RESULT if ctx._forward_cls.from_result else x)  # (in place: the output)
         return out
 
     @staticmethod

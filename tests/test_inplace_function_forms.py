@@ -1,0 +1,100 @@
+"""The in-place forms PyTorch offers as functions (``F.relu_(x)``, ``torch.selu_(x)``, ``torch.fill_(x, v)``,
+``torch.dropout(x, p, train)``): the fused-conv-bn tutorial calls ``F.relu_`` on its activations. Each records the
+node the in-place method records (``F.leaky_relu_`` is ``LeakyReluBackward1``, which reads the result), and gives
+PyTorch's errors. Run with tinygrad_edu and, when installed, torch: same printing, same messages.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+import pytest
+from _oracle import as_pytorch, err, ok
+
+
+def _nonleaf(lib: ModuleType, values: list[float] | None = None) -> Any:
+    """A tensor with history (in place on a leaf that requires grad is refused): a leaf times 1."""
+    return lib.tensor(values or [-2.0, 0.5, 1.0], requires_grad=True) * 1
+
+
+def _grad_after(lib: ModuleType, fn: Any, values: list[float] | None = None) -> tuple:
+    leaf = lib.tensor(values or [-2.0, 0.5, 1.0], requires_grad=True)
+    out = fn(leaf * 1)
+    out.sum().backward()
+    return out, leaf.grad
+
+
+CASES = {
+    "F.relu_": (lambda lib: _grad_after(lib, lib.nn.functional.relu_), ok(
+        "(tensor([0.0000, 0.5000, 1.0000], grad_fn=<ReluBackward0>), tensor([0., 1., 1.]))")),
+    "F.elu_": (lambda lib: _grad_after(lib, lib.nn.functional.elu_), ok(
+        "(tensor([-0.8647,  0.5000,  1.0000], grad_fn=<EluBackward1>), tensor([0.1353, 1.0000, 1.0000]))")),
+    "F.leaky_relu_": (lambda lib: _grad_after(lib, lambda t: lib.nn.functional.leaky_relu_(t, 0.1)), ok(
+        "(tensor([-0.2000,  0.5000,  1.0000], grad_fn=<LeakyReluBackward1>), tensor([0.1000, 1.0000, 1.0000]))")),
+    "F.leaky_relu_ saves its result": (lambda lib: sorted(
+        n for n in dir(lib.nn.functional.leaky_relu_(_nonleaf(lib), 0.1).grad_fn) if n.startswith("_saved_")),
+        ok("['_saved_negative_slope', '_saved_result']")),
+    "F.leaky_relu_ with a negative slope: no backward": (
+        lambda lib: _grad_after(lib, lambda t: lib.nn.functional.leaky_relu_(t, -0.5)), err(
+            "RuntimeError", "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+            "supported. This is caused by calling in-place forward function with a negative slope, please call "
+            "out-of-place version instead. File an issue at https://github.com/pytorch/pytorch if you do require "
+            "supporting in-place leakRelu backward calculation with negative slope")),
+    "nn.LeakyReLU(inplace=True)": (lambda lib: lib.nn.LeakyReLU(0.2, inplace=True)(_nonleaf(lib)), ok(
+        "tensor([-0.4000,  0.5000,  1.0000], grad_fn=<LeakyReluBackward1>)")),
+    "F.hardtanh_": (lambda lib: _grad_after(lib, lib.nn.functional.hardtanh_), ok(
+        "(tensor([-1.0000,  0.5000,  1.0000], grad_fn=<HardtanhBackward0>), tensor([0., 1., 0.]))")),
+    "torch.selu_": (lambda lib: lib.selu_(_nonleaf(lib)), ok(
+        "tensor([-1.5202,  0.5254,  1.0507], grad_fn=<EluBackward1>)")),
+    "torch.celu_": (lambda lib: lib.celu_(_nonleaf(lib), 2.0), ok(
+        "tensor([-1.2642,  0.5000,  1.0000], grad_fn=<CeluBackward1>)")),
+    "torch.threshold": (lambda lib: lib.threshold(_nonleaf(lib), 0.7, 9.0), ok(
+        "tensor([9., 9., 1.], grad_fn=<ThresholdBackward0>)")),
+    "torch.dropout, not training": (lambda lib: lib.dropout(_nonleaf(lib), 0.5, False), ok(
+        "tensor([-2.0000,  0.5000,  1.0000], grad_fn=<MulBackward0>)")),
+    "torch.dropout, training": (lambda lib: (lib.manual_seed(0), lib.dropout(lib.ones(2, 3), 0.5, True))[1], ok(
+        "tensor([[0., 0., 2.],\n        [0., 0., 0.]])")),
+    "torch.feature_dropout": (lambda lib: (lib.manual_seed(0), lib.feature_dropout(lib.ones(2, 3, 4), 0.5, True))[1][
+        :, :, 0], ok("tensor([[0., 0., 2.],\n        [0., 0., 0.]])")),
+    "torch.dropout_ without train": (lambda lib: lib.dropout_(lib.ones(2), 0.5), err(
+        "TypeError", 'dropout_() missing 1 required positional arguments: "train"')),
+    "torch.alpha_dropout, not training": (lambda lib: lib.alpha_dropout(lib.ones(2), 0.5, False), ok(
+        "tensor([1., 1.])")),
+    "torch.fill_ and zero_": (lambda lib: (lib.fill_(lib.ones(2), 3.0), lib.zero_(lib.ones(2))), ok(
+        "(tensor([3., 3.]), tensor([0., 0.]))")),
+    "torch.clip_": (lambda lib: lib.clip_(lib.tensor([-2.0, 2.0]), -1, 1), ok("tensor([-1.,  1.])")),
+    "torch.arccos_ records AcosBackward0": (lambda lib: lib.arccos_(_nonleaf(lib, [0.5])), ok(
+        "tensor([1.0472], grad_fn=<AcosBackward0>)")),
+    "Tensor.addmv_": (lambda lib: _nonleaf(lib).addmv_(lib.ones(3, 3), lib.ones(3), beta=2, alpha=0.5), ok(
+        "tensor([-2.5000,  2.5000,  3.5000], grad_fn=<AddmvBackward0>)")),
+    "torch.detach_": (lambda lib: (lambda t: (lib.detach_(t), t.requires_grad))(_nonleaf(lib)), ok(
+        "(tensor([-2.0000,  0.5000,  1.0000]), False)")),
+}
+
+
+
+
+def _changed_after(lib: ModuleType, fn: Any) -> Any:
+    """An in-place activation whose result (which its node saved) is changed again before backward."""
+    y = fn(_nonleaf(lib))
+    y.mul_(2)
+    return y.sum().backward()
+
+
+_STALE = ("one of the variables needed for gradient computation has been modified by an inplace operation: "
+          "[tinygrad_edu.FloatTensor [3]], which is output 0 of {}, is at version 2; expected version 1 instead. "
+          "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
+          "tinygrad_edu.autograd.set_detect_anomaly(True, check_nan=False).")
+for _name, _fn, _node in (("F.elu_", lambda lib: lib.nn.functional.elu_, "Elu1"),
+                          ("F.leaky_relu_", lambda lib: lib.nn.functional.leaky_relu_, "LeakyRelu1"),
+                          ("torch.selu_", lambda lib: lib.selu_, "Elu1"),
+                          ("torch.celu_", lambda lib: lib.celu_, "Celu1")):
+    CASES[f"{_name}: its saved result changed again is caught"] = (
+        lambda lib, fn=_fn: _changed_after(lib, fn(lib)), err("RuntimeError", _STALE.format(_node)))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_inplace_function_forms(name: str) -> None:
+    fn, expected = CASES[name]
+    as_pytorch(fn, expected)
