@@ -111,12 +111,17 @@ from .linalg import det, inverse, logdet, matrix_exp, matrix_power, pinverse
 from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
     avg_pool1d,
+    bilinear,
     conv1d,
     conv2d,
     conv3d,
     cosine_similarity,
     max_pool1d,
     max_pool2d,
+    pairwise_distance,
+    pdist,
+    rrelu,
+    rrelu_,
 )
 from .storage import TypedStorage, UntypedStorage
 

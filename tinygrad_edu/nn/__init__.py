@@ -1,7 +1,8 @@
 """``tinygrad_edu.nn``: layers, losses and the Module system (``torch.nn`` twin).
 
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
-* ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
+* ``linear`` (``Linear``, ``Bilinear`` ...), ``activation``, ``distance`` (``PairwiseDistance``,
+  ``CosineSimilarity``), ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
   ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
@@ -44,10 +45,13 @@ from .activation import (
     PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanh,
     Tanhshrink,
@@ -65,8 +69,9 @@ from .conv import (
     LazyConv2d,
     LazyConv3d,
 )
+from .distance import CosineSimilarity, PairwiseDistance
 from .fold import Fold, PixelShuffle, PixelUnshuffle, Unfold
-from .linear import Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
+from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -157,3 +162,4 @@ __all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "Ups
             "UpsamplingNearest2d"]
 __all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
 __all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
+__all__ += ["Bilinear", "CosineSimilarity", "PairwiseDistance", "RReLU", "Softmin", "Softshrink"]
