@@ -44,6 +44,17 @@ REPRS = {
     "Bilinear": (lambda lib: (lib.nn.Bilinear(4, 5, 2), lib.nn.Bilinear(1, 2, 3, bias=False)),
         ok("(Bilinear(in1_features=4, in2_features=5, out_features=2, bias=True), Bilinear(in1_features=1, "
            "in2_features=2, out_features=3, bias=False))")),
+    "3-d pooling": (lambda lib: (lib.nn.MaxPool3d(2), lib.nn.MaxPool3d((2, 1, 2), stride=1, padding=1),
+                                 lib.nn.AvgPool3d(2), lib.nn.AvgPool3d(3, 2, 1, True, False, 2)),
+        ok("(MaxPool3d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False), MaxPool3d(kernel_size=(2, "
+           "1, 2), stride=1, padding=1, dilation=1, ceil_mode=False), AvgPool3d(kernel_size=2, stride=2, padding=0), "
+           "AvgPool3d(kernel_size=3, stride=2, padding=1))")),
+    "adaptive and power-average pooling": (
+        lambda lib: (lib.nn.AdaptiveMaxPool1d(3), lib.nn.AdaptiveMaxPool2d((2, None), True),
+                     lib.nn.AdaptiveAvgPool3d(2), lib.nn.LPPool1d(2, 3), lib.nn.LPPool2d(1.5, (2, 3), 1, True)),
+        ok("(AdaptiveMaxPool1d(output_size=3), AdaptiveMaxPool2d(output_size=(2, None)), AdaptiveAvgPool3d("
+           "output_size=2), LPPool1d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False), LPPool2d(norm_type="
+           "1.5, kernel_size=(2, 3), stride=1, ceil_mode=True))")),
 }
 
 
@@ -69,6 +80,24 @@ NODES = {
                      _chain(lib.nn.Softmin(1)(_x(lib, 2, 3)))),
         ok("(['NormBackward1', 'AddBackward1', 'SubBackward0', 'tinygrad_edu::autograd::AccumulateGrad'], "
            "['SoftmaxBackward0', 'NegBackward0', 'tinygrad_edu::autograd::AccumulateGrad'])")),
+    "pooling nodes": (
+        lambda lib: [y.grad_fn.name() for y in (
+            _f(lib).max_pool3d(_x(lib, 1, 1, 2, 2, 2), 2), _f(lib).avg_pool3d(_x(lib, 1, 2, 2, 2), 2),
+            _f(lib).adaptive_avg_pool3d(_x(lib, 1, 3, 3, 3), 2), _f(lib).adaptive_avg_pool3d(_x(lib, 1, 3, 3, 3), 1),
+            _f(lib).adaptive_max_pool2d(_x(lib, 1, 3, 3), 2), _f(lib).lp_pool2d(_x(lib, 1, 2, 2), 2, 2))],
+        ok("['MaxPool3DWithIndicesBackward0', 'AvgPool3DBackward0', 'AdaptiveAvgPool3DBackward0', 'MeanBackward1', "
+           "'AdaptiveMaxPool2DBackward0', 'PowBackward0']")),
+    "adaptive_max_pool1d: the 2-d op, and its indices": (
+        lambda lib: (lambda y: (_chain(y[0]), y[1], y[0].grad_fn.next_functions[0][0]._saved_result1))(
+            _f(lib).adaptive_max_pool1d(lib.tensor([[3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0]], requires_grad=True), 3,
+                                        return_indices=True)),
+        ok("(['SqueezeBackward1', 'AdaptiveMaxPool2DBackward0', 'UnsqueezeBackward0', "
+           "'tinygrad_edu::autograd::AccumulateGrad'], tensor([[2, 4, 5]]), tensor([[[2, 4, 5]]]))")),
+    "local_response_norm pools 4-d inputs with avg_pool3d": (
+        lambda lib: (lambda y: [n.name() for n, _ in y.grad_fn.next_functions[1][0].next_functions[0][0]
+                                .next_functions[0][0].next_functions[0][0].next_functions[0][0].next_functions])(
+            _f(lib).local_response_norm(_x(lib, 1, 4, 2, 3), 2)),
+        ok("['AvgPool3DBackward0']")),
 }
 
 
@@ -108,6 +137,49 @@ ERRORS = {
         err("RuntimeError", "bilinear(): bias size does not match weight size: got 3 but expected 4")),
 }
 
+ERRORS.update({
+    "max_pool3d: 3-d input": (lambda lib: _f(lib).max_pool3d(lib.ones(2, 2, 2), 2),
+        err("RuntimeError", "non-empty 4D or 5D (batch mode) tensor expected for input")),
+    "max_pool3d: output too small": (lambda lib: _f(lib).max_pool3d(lib.ones(1, 1, 1, 2, 2), 2),
+        err("RuntimeError", "Given input size: (1x1x2x2). Calculated output size: (1x0x1x1). Output size is too "
+            "small")),
+    "max_pool3d: kernel of two": (lambda lib: _f(lib).max_pool3d(lib.ones(1, 1, 2, 2, 2), (2, 2)),
+        err("RuntimeError", "max_pool3d: kernel_size must either be a single int, or a tuple of three ints")),
+    "avg_pool3d: kernel of two": (lambda lib: _f(lib).avg_pool3d(lib.ones(1, 1, 2, 2, 2), (2, 2)),
+        err("RuntimeError", "avg_pool3d: kernel_size must be a single int, or a tuple of three ints")),
+    "pooling: stride, padding of two": (
+        lambda lib: [_error(lambda: f(lib.ones(1, 1, 2, 2, 2), 1, *args)) for f in (
+            _f(lib).avg_pool3d, _f(lib).max_pool3d) for args in (((1, 1),), (1, (1, 1)))],
+        ok("['avg_pool3d: stride must be omitted, a single int, or a tuple of three ints', 'avg_pool3d: padding must "
+           "be a single int, or a tuple of three ints', 'max_pool3d: stride must either be omitted, a single int, or "
+           "a tuple of three ints', 'max_pool3d: padding must either be a single int, or a tuple of three ints']")),
+    "avg_pool3d: smaller than the kernel": (lambda lib: lib.nn.AvgPool3d(2)(lib.ones(1, 1, 1, 2, 2)),
+        err("RuntimeError", "input image (T: 1 H: 2 W: 2) smaller than kernel size (kT: 2 kH: 2 kW: 2)")),
+    "avg_pool3d: padding": (lambda lib: _f(lib).avg_pool3d(lib.ones(1, 1, 2, 2, 2), 2, padding=2),
+        err("RuntimeError", "pad should be at most half of effective kernel size, but got pad=2, kernel_size=2 and "
+            "dilation=1")),
+    "adaptive_max_pool2d: 2-d input": (lambda lib: lib.nn.AdaptiveMaxPool2d(2)(lib.ones(2, 2)),
+        err("RuntimeError", "adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: [2, 2]")),
+    "adaptive_max_pool2d: empty": (lambda lib: _f(lib).adaptive_max_pool2d(lib.ones(1, 0, 2), 2),
+        err("RuntimeError", "adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+            "but input has sizes [1, 0, 2] with dimension 1 being empty")),
+    "adaptive_max_pool1d: 4-d input": (lambda lib: _f(lib).adaptive_max_pool1d(lib.ones(2, 2, 2, 2), 2),
+        err("RuntimeError", "Expected 2 to 3 dimensions, but got 4-dimensional tensor for argument #1 'self' (while "
+            "checking arguments for adaptive_max_pool1d)")),
+    "adaptive_avg_pool3d: 2-d input": (lambda lib: _f(lib).adaptive_avg_pool3d(lib.ones(2, 2), 2),
+        err("RuntimeError", "adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got [2, 2]")),
+    "lp_pool2d: 2-d input": (lambda lib: _f(lib).lp_pool2d(lib.ones(2, 2), 2, 2),
+        err("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got -3)")),
+})
+
+def _error(fn: Callable[[], Any]) -> str:
+    try:
+        fn()
+    except RuntimeError as e:
+        return str(e)
+    return "no error"
+
+
 GROUPS = {"reprs": REPRS, "nodes": NODES, "errors": ERRORS}
 
 
@@ -134,6 +206,23 @@ CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
     "rrelu, evaluation": (lambda lib, x: _f(lib).rrelu(x, 0.1, 0.4), [(3, 5)]),
     "rrelu, training": (lambda lib, x: _seeded(lib, 3).rrelu(x, training=True), [(4, 5)]),
     "RReLU layer, training": (lambda lib, x: (lib.manual_seed(1), lib.nn.RReLU(0.2, 0.6)(x))[1], [(2, 3, 4)]),
+    "max_pool3d": (lambda lib, x: _f(lib).max_pool3d(x, 2), [(1, 2, 4, 4, 4)]),
+    "max_pool3d, overlapping, padding, ceil_mode": (
+        lambda lib, x: _f(lib).max_pool3d(x, (2, 3, 2), (1, 2, 2), 1, ceil_mode=True), [(2, 1, 3, 5, 4)]),
+    "max_pool3d, dilation, unbatched": (lambda lib, x: _f(lib).max_pool3d(x, 2, 1, dilation=(1, 2, 1)),
+                                        [(2, 3, 5, 3)]),
+    "avg_pool3d": (lambda lib, x: _f(lib).avg_pool3d(x, 2), [(1, 2, 4, 4, 4)]),
+    "avg_pool3d, padding, ceil_mode, count_include_pad=False": (
+        lambda lib, x: _f(lib).avg_pool3d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False), [(2, 1, 4, 5, 3)]),
+    "AvgPool3d, divisor_override, unbatched": (lambda lib, x: lib.nn.AvgPool3d((1, 2, 2), 1, divisor_override=3)(x),
+                                               [(2, 3, 3, 3)]),
+    "adaptive_avg_pool3d": (lambda lib, x: _f(lib).adaptive_avg_pool3d(x, (2, 3, None)), [(2, 1, 5, 4, 3)]),
+    "AdaptiveAvgPool3d, unbatched": (lambda lib, x: lib.nn.AdaptiveAvgPool3d(2)(x), [(2, 3, 5, 4)]),
+    "adaptive_max_pool2d": (lambda lib, x: _f(lib).adaptive_max_pool2d(x, (3, 2)), [(2, 2, 5, 7)]),
+    "AdaptiveMaxPool2d, larger output, None": (lambda lib, x: lib.nn.AdaptiveMaxPool2d((7, None))(x), [(1, 4, 3)]),
+    "adaptive_max_pool1d": (lambda lib, x: _f(lib).adaptive_max_pool1d(x, 4), [(2, 3, 9)]),
+    "lp_pool2d": (lambda lib, x: _f(lib).lp_pool2d(x, 2, (2, 3), stride=1), [(2, 2, 4, 5)]),
+    "LPPool1d, p = 3, ceil_mode": (lambda lib, x: lib.nn.LPPool1d(3, 2, ceil_mode=True)(x.abs() + 0.5), [(2, 3, 7)]),
 }
 
 
@@ -170,6 +259,18 @@ def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -
     for a, b in zip(ours, theirs):
         assert a.dtype == b.dtype and a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
+
+
+def test_max_pool3d_indices_are_pytorchs() -> None:
+    torch = oracle()
+    if torch is None:
+        pytest.skip("torch is the yardstick here")
+    a = np.random.default_rng(3).standard_normal((2, 2, 5, 4, 6)).round(1)  # (rounded: ties, PyTorch's first)
+    a[0, 0, 1, 1, 1] = np.nan
+    ours, theirs = (lib.nn.functional.max_pool3d(lib.tensor(a), (2, 3, 2), 2, 1, ceil_mode=True,
+                                                 return_indices=True) for lib in (tg, torch))
+    np.testing.assert_array_equal(ours[0].numpy(), theirs[0].numpy())
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
 
 
 def test_rrelu_draws_pytorchs_slopes_bit_for_bit() -> None:

@@ -110,6 +110,7 @@ from .linalg import _torch_svd as svd
 from .linalg import det, inverse, logdet, matrix_exp, matrix_power, pinverse
 from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d, torch.cosine_similarity ...)
     adaptive_avg_pool1d,
+    adaptive_max_pool1d,
     avg_pool1d,
     bilinear,
     conv1d,
@@ -118,6 +119,7 @@ from .nn.functional import (  # (PyTorch has these at the top too: torch.conv2d,
     cosine_similarity,
     max_pool1d,
     max_pool2d,
+    max_pool3d,
     pairwise_distance,
     pdist,
     rrelu,

@@ -15,8 +15,8 @@
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
 * ``upsampling``: ``F.interpolate`` and ``Upsample``; ``fold``: ``F.unfold``/``F.fold`` and the pixel shuffles
-* ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
-  ``AdaptiveAvgPool2d`` ...)
+* ``pooling``: max, average, adaptive and power-average pooling in 1, 2 and 3 dims (``F.max_pool2d``,
+  ``MaxPool3d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``, ``AdaptiveMaxPool2d``, ``LPPool2d`` ...)
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
@@ -124,7 +124,21 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import (
@@ -163,3 +177,5 @@ __all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "Ups
 __all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
 __all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
 __all__ += ["Bilinear", "CosineSimilarity", "PairwiseDistance", "RReLU", "Softmin", "Softshrink"]
+__all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool3d", "LPPool1d", "LPPool2d",
+            "MaxPool3d"]

@@ -57,10 +57,17 @@ from .normalization import batch_norm, group_norm, instance_norm, layer_norm, lo
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
     avg_pool1d,
     avg_pool2d,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
     max_pool1d,
     max_pool2d,
+    max_pool3d,
 )
 from .sparse import embedding
 from .upsampling import interpolate
@@ -79,6 +86,8 @@ __all__ += ["group_norm", "local_response_norm", "rms_norm"]
 __all__ += ["alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "feature_alpha_dropout"]
 __all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
 __all__ += ["bilinear", "pdist", "rrelu", "rrelu_", "softshrink"]
+__all__ += ["adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d",
+            "max_pool3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
