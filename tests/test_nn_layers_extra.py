@@ -148,7 +148,7 @@ ERRORS.update({
     "avg_pool3d: kernel of two": (lambda lib: _f(lib).avg_pool3d(lib.ones(1, 1, 2, 2, 2), (2, 2)),
         err("RuntimeError", "avg_pool3d: kernel_size must be a single int, or a tuple of three ints")),
     "pooling: stride, padding of two": (
-        lambda lib: [_error(lambda: f(lib.ones(1, 1, 2, 2, 2), 1, *args)) for f in (
+        lambda lib: [_error(f, lib.ones(1, 1, 2, 2, 2), 1, *args) for f in (
             _f(lib).avg_pool3d, _f(lib).max_pool3d) for args in (((1, 1),), (1, (1, 1)))],
         ok("['avg_pool3d: stride must be omitted, a single int, or a tuple of three ints', 'avg_pool3d: padding must "
            "be a single int, or a tuple of three ints', 'max_pool3d: stride must either be omitted, a single int, or "
@@ -172,9 +172,10 @@ ERRORS.update({
         err("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got -3)")),
 })
 
-def _error(fn: Callable[[], Any]) -> str:
+def _error(fn: Callable[..., Any], *args: Any) -> str:
+    """The message of the RuntimeError ``fn(*args)`` raises."""
     try:
-        fn()
+        fn(*args)
     except RuntimeError as e:
         return str(e)
     return "no error"
