@@ -55,6 +55,11 @@ REPRS = {
         ok("(AdaptiveMaxPool1d(output_size=3), AdaptiveMaxPool2d(output_size=(2, None)), AdaptiveAvgPool3d("
            "output_size=2), LPPool1d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False), LPPool2d(norm_type="
            "1.5, kernel_size=(2, 3), stride=1, ceil_mode=True))")),
+    "losses": (lambda lib: (lib.nn.HingeEmbeddingLoss(), lib.nn.MultiLabelSoftMarginLoss(),
+                            lib.nn.MultiLabelMarginLoss(), lib.nn.TripletMarginWithDistanceLoss()),
+        ok("(HingeEmbeddingLoss(), MultiLabelSoftMarginLoss(), MultiLabelMarginLoss(), TripletMarginWithDistanceLoss(\n"
+           "  (distance_function): PairwiseDistance()\n"
+           "))")),
 }
 
 
@@ -93,6 +98,15 @@ NODES = {
                                         return_indices=True)),
         ok("(['SqueezeBackward1', 'AdaptiveMaxPool2DBackward0', 'UnsqueezeBackward0', "
            "'tinygrad_edu::autograd::AccumulateGrad'], tensor([[2, 4, 5]]), tensor([[[2, 4, 5]]]))")),
+    "loss nodes": (
+        lambda lib: [y.grad_fn.name() for y in (
+            _f(lib).multilabel_margin_loss(_x(lib, 2, 3), lib.tensor([[0, -1, 1], [2, 1, -1]])),
+            _f(lib).multilabel_margin_loss(_x(lib, 2, 3), lib.tensor([[0, -1, 1], [2, 1, -1]]), reduction="none"),
+            _f(lib).hinge_embedding_loss(_x(lib, 3), lib.tensor([1.0, -1.0, 1.0]), reduction="sum"),
+            _f(lib).multilabel_soft_margin_loss(_x(lib, 2, 3), lib.ones(2, 3)),
+            _f(lib).triplet_margin_with_distance_loss(_x(lib, 2, 3), _x(lib, 2, 3), _x(lib, 2, 3), reduction="none"))],
+        ok("['MultilabelMarginLossBackward0', 'MultilabelMarginLossBackward0', 'SumBackward0', 'MeanBackward0', "
+           "'ClampMinBackward0']")),
     "local_response_norm pools 4-d inputs with avg_pool3d": (
         lambda lib: (lambda y: [n.name() for n, _ in y.grad_fn.next_functions[1][0].next_functions[0][0]
                                 .next_functions[0][0].next_functions[0][0].next_functions[0][0].next_functions])(
@@ -138,6 +152,25 @@ ERRORS = {
 }
 
 ERRORS.update({
+    "multilabel_margin_loss: target size": (
+        lambda lib: _f(lib).multilabel_margin_loss(lib.zeros(3, 4), lib.zeros(3, 3, dtype=lib.long)),
+        err("RuntimeError", "inconsistent target size: [3, 3] for input of size: [3, 4]")),
+    "multilabel_margin_loss: float target": (
+        lambda lib: lib.nn.MultiLabelMarginLoss()(lib.zeros(3, 4), lib.zeros(3, 4)),
+        err("RuntimeError", "expected scalar type Long but found Float")),
+    "multilabel_soft_margin_loss: reduction": (
+        lambda lib: _f(lib).multilabel_soft_margin_loss(lib.zeros(3, 4), lib.ones(3, 4), reduction="bad"),
+        err("ValueError", "bad is not valid")),
+    "triplet_margin_with_distance_loss: margin": (
+        lambda lib: _f(lib).triplet_margin_with_distance_loss(lib.zeros(2, 3), lib.zeros(2, 3), lib.zeros(2, 3),
+                                                              margin=0),
+        err("ValueError", "margin must be greater than 0, got 0")),
+    "TripletMarginWithDistanceLoss: margin": (lambda lib: lib.nn.TripletMarginWithDistanceLoss(margin=-1),
+        err("ValueError", "TripletMarginWithDistanceLoss: expected margin to be greater than 0, got -1 instead")),
+    "triplet_margin_with_distance_loss: dims": (
+        lambda lib: _f(lib).triplet_margin_with_distance_loss(lib.zeros(2, 3), lib.zeros(2, 3), lib.zeros(3)),
+        err("RuntimeError", "The anchor, positive, and negative tensors are expected to have the same number of "
+            "dimensions, but got: anchor 2D, positive 2D, and negative 1D inputs")),
     "max_pool3d: 3-d input": (lambda lib: _f(lib).max_pool3d(lib.ones(2, 2, 2), 2),
         err("RuntimeError", "non-empty 4D or 5D (batch mode) tensor expected for input")),
     "max_pool3d: output too small": (lambda lib: _f(lib).max_pool3d(lib.ones(1, 1, 1, 2, 2), 2),
@@ -224,6 +257,24 @@ CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
     "adaptive_max_pool1d": (lambda lib, x: _f(lib).adaptive_max_pool1d(x, 4), [(2, 3, 9)]),
     "lp_pool2d": (lambda lib, x: _f(lib).lp_pool2d(x, 2, (2, 3), stride=1), [(2, 2, 4, 5)]),
     "LPPool1d, p = 3, ceil_mode": (lambda lib, x: lib.nn.LPPool1d(3, 2, ceil_mode=True)(x.abs() + 0.5), [(2, 3, 7)]),
+    "hinge_embedding_loss": (
+        lambda lib, x: _f(lib).hinge_embedding_loss(x, lib.tensor([[1.0, -1, -1, 1], [-1, 1, -1, -1]]), 0.7,
+                                                    reduction="none"), [(2, 4)]),
+    "multilabel_soft_margin_loss, weight": (
+        lambda lib, x, w: lib.nn.MultiLabelSoftMarginLoss(w)(x, lib.tensor([[1.0, 0, 1, 0], [0, 0, 1, 1]])),
+        [(2, 4), (4,)]),
+    "multilabel_margin_loss": (
+        lambda lib, x: _f(lib).multilabel_margin_loss(x, lib.tensor([[3, 0, -1, 1], [1, 2, 3, 0], [-1, 2, 0, 0]]),
+                                                      reduction="none"), [(3, 4)]),
+    "MultiLabelMarginLoss, one sample": (
+        lambda lib, x: lib.nn.MultiLabelMarginLoss()(x, lib.tensor([2, 0, -1, 1, 1])), [(5,)]),
+    "triplet_margin_with_distance_loss, swap": (
+        lambda lib, a, p, n: lib.nn.TripletMarginWithDistanceLoss(swap=True, margin=2.0)(a, p, n),
+        [(3, 4), (3, 4), (3, 4)]),
+    "triplet_margin_with_distance_loss, cosine distance": (
+        lambda lib, a, p, n: _f(lib).triplet_margin_with_distance_loss(
+            a, p, n, distance_function=lambda u, v: 1 - _f(lib).cosine_similarity(u, v), reduction="sum"),
+        [(3, 4), (3, 4), (3, 4)]),
 }
 
 

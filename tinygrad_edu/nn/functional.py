@@ -86,6 +86,8 @@ __all__ += ["group_norm", "local_response_norm", "rms_norm"]
 __all__ += ["alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "feature_alpha_dropout"]
 __all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
 __all__ += ["bilinear", "pdist", "rrelu", "rrelu_", "softshrink"]
+__all__ += ["hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+            "triplet_margin_with_distance_loss"]
 __all__ += ["adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d",
             "max_pool3d"]
 
@@ -2054,6 +2056,110 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
     return _apply_reduction(ClampMin.apply(margin + d_pos - d_neg, 0.0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    """``triplet_margin_loss`` with any distance: ``max(0, d(a, p) - d(a, n) + margin)``, d a function of two
+    tensors (``pairwise_distance`` by default; e.g. ``1 - cosine_similarity``)."""
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+    distance = distance_function if distance_function is not None else pairwise_distance
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
+    _check_reduction(reduction)
+    return _apply_reduction(ClampMin.apply(margin + d_pos - d_neg, 0.0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Any = None,
+                         reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """For distances x and labels y = 1 (similar) or -1 (dissimilar): ``l = x`` if y = 1, ``max(0, margin - x)``
+    if y = -1; similar pairs pulled together, dissimilar ones pushed to at least ``margin`` apart."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    zeros = input.detach() * 0
+    pushed = where(target != 1, ClampMin.apply(margin - input, 0.0), zeros)
+    return _apply_reduction(pushed + where(target != -1, input, zeros), reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                                reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Several labels per sample, each a yes/no: the binary cross-entropy of sigmoid(x) for each of the C classes
+    (target 0 or 1), averaged over the classes: one loss per sample, then ``reduction``."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=input.dim() - 1) / input.size(input.dim() - 1)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
+    return _apply_reduction(loss, reduction)
+
+
+class MultilabelMarginLoss(Function):
+    """The multi-label hinge: each sample's target lists its classes (class indices, ended by the first -1); every
+    target class j should score at least 1 above every other class i::
+
+        l = sum_j sum_i max(0, 1 - (x[y_j] - x[i])) / C        (j over the targets, i over the non-targets)
+
+    Piecewise linear, so each active hinge gives +1/C to x[i] and -1/C to x[y_j] (times g); the node keeps
+    ``_saved_self``, ``_saved_target``, ``_saved_is_target``."""
+
+    node_name = "MultilabelMarginLossBackward0"
+    saved_names = ("self", "target", "is_target")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> np.ndarray:
+        a, t = np.atleast_2d(x._array), np.atleast_2d(target._array)
+        n, c = a.shape
+        valid = np.cumprod(t >= 0, axis=1).astype(bool)  # the targets before the first -1
+        safe = np.where(valid, t, 0)
+        is_target = np.zeros((n, c), bool)
+        for k in range(t.shape[1]):  # (a loop over the target slots: a -1's slot marks nothing)
+            is_target[np.arange(n)[valid[:, k]], safe[valid[:, k], k]] = True
+        scores = np.take_along_axis(a, safe, axis=1)  # (n, targets)
+        hinge = 1 - scores[:, :, None] + a[:, None, :]  # (n, targets, classes)
+        active = (hinge > 0) & valid[:, :, None] & ~is_target[:, None, :]
+        losses = (np.where(active, hinge, 0).sum((1, 2)) / c).astype(a.dtype)
+        grad = active.sum(1).astype(a.dtype) / c  # +1/C for each class i, per active hinge
+        np.add.at(grad, (np.arange(n)[:, None].repeat(t.shape[1], 1), safe), -active.sum(2) / c)
+        ctx.grad = _wrap(grad.reshape(x._array.shape).astype(a.dtype))
+        ctx.save_for_backward(x, target, _wrap(is_target.reshape(x._array.shape).astype(a.dtype)))
+        ctx.reduction, ctx.batch = reduction, x._array.ndim == 2
+        _set_reduction(ctx, reduction)
+        if reduction == "none":
+            return losses if ctx.batch else losses.reshape(())
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.reduction == "none" and ctx.batch:
+            g = g.unsqueeze(1)
+        elif ctx.reduction == "mean" and ctx.batch:
+            g = g / ctx.grad.shape[0]
+        return g * ctx.grad, None, None
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                           reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss (see :class:`MultilabelMarginLoss`): input (N, C) or (C,) scores, target of the
+    same shape holding class indices, the list of each sample's classes ended by -1."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    a, t = input._array, target._array
+    if t.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
+    if a.ndim > 2 or (a.ndim == 2 and t.shape != a.shape) or (a.ndim < 2 and t.shape != a.shape):
+        raise RuntimeError(f"inconsistent target size: {list(t.shape)} for input of size: {list(a.shape)}")
+    if a.ndim == 0:
+        return MultilabelMarginLoss.apply(input.reshape(1), target.reshape(1), reduction).reshape(())
+    return MultilabelMarginLoss.apply(input, target, reduction)
 
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
