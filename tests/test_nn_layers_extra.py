@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from _oracle import as_pytorch, err, ok, oracle
 from test_conv_pool import _chain, _x
+from test_nn_layers_more import check_against_pytorch, check_gradients, check_initial_weights
 
 import tinygrad_edu as tg
 
@@ -278,39 +279,15 @@ CASES: dict[str, tuple[Callable[..., Any], list[tuple[int, ...]]]] = {
 }
 
 
-def _inputs(lib: ModuleType, shapes: list[tuple[int, ...]], dtype: str) -> list[Any]:
-    rng = np.random.default_rng(0)
-    return [lib.tensor(rng.standard_normal(s), dtype=getattr(lib, dtype), requires_grad=True) for s in shapes]
-
-
-def _values_and_grads(lib: ModuleType, name: str, dtype: str) -> list[np.ndarray]:
-    fn, shapes = CASES[name]
-    inputs = _inputs(lib, shapes, dtype)
-    y = fn(lib, *inputs)
-    g = lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=getattr(lib, dtype))
-    y.backward(g)
-    return [y.detach().numpy(), *(t.grad.numpy() for t in inputs)]
-
-
 @pytest.mark.parametrize("name", CASES)
 def test_gradcheck(name: str) -> None:
-    """The backward of every case, and its own backward, against finite differences (float64)."""
-    fn, shapes = CASES[name]
-    inputs = tuple(_inputs(tg, shapes, "float64"))
-    assert tg.autograd.gradcheck(lambda *a: fn(tg, *a), inputs)
-    assert tg.autograd.gradgradcheck(lambda *a: fn(tg, *a), inputs)
+    check_gradients(CASES[name])
 
 
 @pytest.mark.parametrize(("dtype", "rtol"), [("float64", 1e-12), ("float32", 1e-5)])
 @pytest.mark.parametrize("name", CASES)
 def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -> None:
-    torch = oracle()
-    if torch is None:
-        pytest.skip("torch is the yardstick here")
-    ours, theirs = (_values_and_grads(lib, name, dtype) for lib in (tg, torch))
-    for a, b in zip(ours, theirs):
-        assert a.dtype == b.dtype and a.shape == b.shape
-        np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
+    check_against_pytorch(name, dtype, rtol, CASES)
 
 
 def test_max_pool3d_indices_are_pytorchs() -> None:
@@ -361,11 +338,4 @@ LAYERS: dict[str, Callable[[ModuleType], Any]] = {
 
 @pytest.mark.parametrize("name", LAYERS)
 def test_initial_weights_are_pytorchs_bit_for_bit(name: str) -> None:
-    torch = oracle()
-    if torch is None:
-        pytest.skip("torch is the yardstick here")
-    tg.manual_seed(7)
-    torch.manual_seed(7)
-    ours, theirs = LAYERS[name](tg), LAYERS[name](torch)
-    for (key, a), (_, b) in zip(ours.named_parameters(), theirs.named_parameters(), strict=True):
-        assert a.shape == b.shape and np.array_equal(a.detach().numpy(), b.detach().numpy()), key
+    check_initial_weights(LAYERS[name])

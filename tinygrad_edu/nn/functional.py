@@ -2035,6 +2035,15 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _apply_reduction(ClampMin.apply(-target * (input1 - input2) + margin, 0.0), reduction)
 
 
+def _check_triplet(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    """The triplet losses' common check: the three inputs have the same number of dims."""
+    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+
+
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
                         reduction: str = "mean") -> Tensor:
@@ -2046,11 +2055,7 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     reduction = _reduction_of(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
-    if len(set(dims)) != 1:
-        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
-                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
-                           "inputs")
+    _check_triplet(anchor, positive, negative)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
@@ -2065,11 +2070,7 @@ def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative
     tensors (``pairwise_distance`` by default; e.g. ``1 - cosine_similarity``)."""
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
-    if len(set(dims)) != 1:
-        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
-                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
-                           "inputs")
+    _check_triplet(anchor, positive, negative)
     distance = distance_function if distance_function is not None else pairwise_distance
     d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
     if swap:
