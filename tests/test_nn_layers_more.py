@@ -443,8 +443,9 @@ def _inputs(lib: ModuleType, shapes: list[tuple[int, ...]], dtype: str) -> list[
     return [lib.tensor(rng.standard_normal(s), dtype=getattr(lib, dtype), requires_grad=True) for s in shapes]
 
 
-def _values_and_grads(lib: ModuleType, name: str, dtype: str) -> list[np.ndarray]:
-    fn, shapes = CASES[name]
+def _values_and_grads(lib: ModuleType, name: str, dtype: str, cases: dict | None = None) -> list[np.ndarray]:
+    """A case's value and its inputs' gradients for a fixed cotangent (cos 0, cos 1, ...)."""
+    fn, shapes = (CASES if cases is None else cases)[name]
     inputs = _inputs(lib, shapes, dtype)
     y = fn(lib, *inputs)
     g = lib.tensor(np.cos(np.arange(y.numel())).reshape(tuple(y.shape)), dtype=getattr(lib, dtype))
@@ -452,25 +453,34 @@ def _values_and_grads(lib: ModuleType, name: str, dtype: str) -> list[np.ndarray
     return [y.detach().numpy(), *(t.grad.numpy() for t in inputs)]
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_gradcheck(name: str) -> None:
-    """The backward of every case, and its own backward, against finite differences (float64)."""
-    fn, shapes = CASES[name]
+def check_gradients(case: tuple[Callable[..., Any], list[tuple[int, ...]]]) -> None:
+    """A case's backward, and its own backward, against finite differences (float64)."""
+    fn, shapes = case
     inputs = tuple(_inputs(tg, shapes, "float64"))
     assert tg.autograd.gradcheck(lambda *a: fn(tg, *a), inputs)
     assert tg.autograd.gradgradcheck(lambda *a: fn(tg, *a), inputs)
 
 
-@pytest.mark.parametrize(("dtype", "rtol"), [("float64", 1e-12), ("float32", 1e-5)])
-@pytest.mark.parametrize("name", CASES)
-def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -> None:
+def check_against_pytorch(name: str, dtype: str, rtol: float, cases: dict | None = None) -> None:
+    """A case's value and gradients are PyTorch's, to ``rtol``."""
     torch = oracle()
     if torch is None:
         pytest.skip("torch is the yardstick here")
-    ours, theirs = (_values_and_grads(lib, name, dtype) for lib in (tg, torch))
+    ours, theirs = (_values_and_grads(lib, name, dtype, cases) for lib in (tg, torch))
     for a, b in zip(ours, theirs):
         assert a.dtype == b.dtype and a.shape == b.shape
         np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_gradcheck(name: str) -> None:
+    check_gradients(CASES[name])
+
+
+@pytest.mark.parametrize(("dtype", "rtol"), [("float64", 1e-12), ("float32", 1e-5)])
+@pytest.mark.parametrize("name", CASES)
+def test_values_and_gradients_are_pytorchs(name: str, dtype: str, rtol: float) -> None:
+    check_against_pytorch(name, dtype, rtol)
 
 
 SECOND = ["conv_transpose2d, stride, padding, output_padding", "conv_transpose2d, groups, dilation",
@@ -504,16 +514,21 @@ LAYERS: dict[str, Callable[[ModuleType], Any]] = {
 }
 
 
-@pytest.mark.parametrize("name", LAYERS)
-def test_initial_weights_are_pytorchs_bit_for_bit(name: str) -> None:
+def check_initial_weights(make: Callable[[ModuleType], Any]) -> None:
+    """A layer made after the same seed has PyTorch's parameters, bit for bit."""
     torch = oracle()
     if torch is None:
         pytest.skip("torch is the yardstick here")
     tg.manual_seed(7)
     torch.manual_seed(7)
-    ours, theirs = LAYERS[name](tg), LAYERS[name](torch)
+    ours, theirs = make(tg), make(torch)
     for (key, a), (_, b) in zip(ours.named_parameters(), theirs.named_parameters(), strict=True):
         assert a.shape == b.shape and np.array_equal(a.detach().numpy(), b.detach().numpy()), key
+
+
+@pytest.mark.parametrize("name", LAYERS)
+def test_initial_weights_are_pytorchs_bit_for_bit(name: str) -> None:
+    check_initial_weights(LAYERS[name])
 
 
 def test_conv_transpose_is_the_adjoint_of_conv() -> None:

@@ -1,7 +1,8 @@
 """``tinygrad_edu.nn``: layers, losses and the Module system (``torch.nn`` twin).
 
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
-* ``linear``, ``activation``, ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
+* ``linear`` (``Linear``, ``Bilinear`` ...), ``activation``, ``distance`` (``PairwiseDistance``,
+  ``CosineSimilarity``), ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
   ``sparse`` (Embedding): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
@@ -14,8 +15,8 @@
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
 * ``conv``: convolutions, ``F.conv1d``/``conv2d``/``conv3d`` and their layers (``Conv2d``, ``LazyConv2d`` ...)
 * ``upsampling``: ``F.interpolate`` and ``Upsample``; ``fold``: ``F.unfold``/``F.fold`` and the pixel shuffles
-* ``pooling``: max, average and adaptive average pooling (``F.max_pool2d``, ``MaxPool2d``, ``AvgPool2d``,
-  ``AdaptiveAvgPool2d`` ...)
+* ``pooling``: max, average, adaptive and power-average pooling in 1, 2 and 3 dims (``F.max_pool2d``,
+  ``MaxPool3d``, ``AvgPool2d``, ``AdaptiveAvgPool2d``, ``AdaptiveMaxPool2d``, ``LPPool2d`` ...)
 * ``init``: weight initialisation
 * ``utils``: ``clip_grad_norm_`` and ``clip_grad_value_``, ``parameters_to_vector`` and ``vector_to_parameters``
 """
@@ -44,10 +45,13 @@ from .activation import (
     PReLU,
     ReLU,
     ReLU6,
+    RReLU,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softshrink,
     Softsign,
     Tanh,
     Tanhshrink,
@@ -65,25 +69,30 @@ from .conv import (
     LazyConv2d,
     LazyConv3d,
 )
+from .distance import CosineSimilarity, PairwiseDistance
 from .fold import Fold, PixelShuffle, PixelUnshuffle, Unfold
-from .linear import Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
+from .linear import Bilinear, Flatten, Identity, LazyLinear, Linear, NonDynamicallyQuantizableLinear, Unflatten
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CosineEmbeddingLoss,
     CrossEntropyLoss,
     GaussianNLLLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
     MultiMarginLoss,
     NLLLoss,
     PoissonNLLLoss,
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
+    TripletMarginWithDistanceLoss,
 )
 from .module import Module
 from .normalization import (
@@ -119,7 +128,21 @@ from .padding import (
     ZeroPad3d,
 )
 from .parameter import Buffer, Parameter, UninitializedParameter
-from .pooling import AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveAvgPool3d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    AvgPool3d,
+    LPPool1d,
+    LPPool2d,
+    MaxPool1d,
+    MaxPool2d,
+    MaxPool3d,
+)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
 from .sparse import Embedding
 from .transformer import (
@@ -157,3 +180,7 @@ __all__ += ["Fold", "PixelShuffle", "PixelUnshuffle", "Unfold", "Upsample", "Ups
             "UpsamplingNearest2d"]
 __all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
 __all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
+__all__ += ["Bilinear", "CosineSimilarity", "PairwiseDistance", "RReLU", "Softmin", "Softshrink"]
+__all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool3d", "LPPool1d", "LPPool2d",
+            "MaxPool3d"]
+__all__ += ["HingeEmbeddingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]

@@ -82,6 +82,42 @@ class LogSoftmax(Softmax):
         return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
+class Softmin(Softmax):
+    """e^-x / sum e^-x along ``dim``: probabilities that favour the smallest entries (``F.softmin``)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+
+class Softshrink(Module):
+    """Shrink towards 0 by ``lambd``, values within it becoming exactly 0 (``F.softshrink``)."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return str(self.lambd)
+
+
+class RReLU(Module):
+    """A leaky ReLU whose negative slope is drawn uniform in [lower, upper] for each element in training, and is
+    their mean in evaluation (``F.rrelu``, with ``training`` the module's mode)."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3, inplace: bool = False) -> None:
+        super().__init__()
+        self.lower, self.upper, self.inplace = lower, upper, inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
+
+
 class LeakyReLU(Module):
     """x for x > 0, ``negative_slope * x`` otherwise: a ReLU that keeps a small gradient for negative inputs."""
 

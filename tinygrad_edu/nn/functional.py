@@ -52,14 +52,22 @@ from ..ops.selection import where
 from ..ops.shape import cat
 from .conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d, conv_transpose3d
 from .fold import fold, pixel_shuffle, pixel_unshuffle, unfold
+from .linear import bilinear
 from .normalization import batch_norm, group_norm, instance_norm, layer_norm, local_response_norm, rms_norm
 from .pooling import (
     adaptive_avg_pool1d,
     adaptive_avg_pool2d,
+    adaptive_avg_pool3d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
     avg_pool1d,
     avg_pool2d,
+    avg_pool3d,
+    lp_pool1d,
+    lp_pool2d,
     max_pool1d,
     max_pool2d,
+    max_pool3d,
 )
 from .sparse import embedding
 from .upsampling import interpolate
@@ -78,6 +86,11 @@ __all__ += ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 __all__ += ["group_norm", "local_response_norm", "rms_norm"]
 __all__ += ["alpha_dropout", "dropout1d", "dropout2d", "dropout3d", "feature_alpha_dropout"]
 __all__ += ["fold", "interpolate", "pixel_shuffle", "pixel_unshuffle", "unfold"]
+__all__ += ["bilinear", "pdist", "rrelu", "rrelu_", "softshrink"]
+__all__ += ["hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
+            "triplet_margin_with_distance_loss"]
+__all__ += ["adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d",
+            "max_pool3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -1458,10 +1471,30 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
+class AddScalar(Function):
+    """x + c for a number c, as PyTorch records ``add(Tensor, Scalar)`` inside pairwise_distance (``x + 0.5`` in
+    Python is AddBackward0 there too): the gradient passes unchanged, d(x + c)/dx = 1."""
+
+    node_name = "AddBackward1"
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, other: float) -> np.ndarray:
+        a = x._array
+        return np.asarray(a + a.dtype.type(other), a.dtype)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        return g, None
+
+    @staticmethod
+    def jvp(ctx: Any, x_t: Tensor | None, _: Any) -> Tensor | None:
+        return x_t
+
+
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False) -> Tensor:
     """The ``p``-norm of ``x1 - x2 + eps`` along the last dimension: the distance between each pair of rows
     (eps keeps the gradient of the 2-norm finite when two rows are equal)."""
-    d = x1 - x2 + eps
+    d = AddScalar.apply(x1 - x2, eps)
     return PNorm.apply(d, p, max(x1._array.ndim, x2._array.ndim) - 1 if d._array.ndim else 0, keepdim)
 
 
@@ -1513,6 +1546,76 @@ class PNorm(Function):
             at_max = _wrap((np.abs(x._array) == n._array).astype(x._array.dtype))
             return g * x.sign() * at_max / at_max.sum(ctx.dim, keepdim=True), None, None, None
         return g * x.sign() * (x.abs() / safe) ** (p - 1), None, None, None
+
+
+def _pnorm_grad(d: Tensor, n: Tensor, g: Tensor, p: float) -> Tensor:
+    """pdist's gradient with respect to each difference d of a pair, from its distance n (PyTorch's kernel)::
+
+        p = 2: g d / n     p = 1: g sign(d)     p = inf: g sign(d) at the largest |d| (every tie, in full)
+        else:  g sign(d) |d|**(p-1) / n**(p-1)  (0 where n = 0, and where d = 0 for p < 1, not 0 * inf)
+    """
+    if p == 0:
+        return d * 0
+    if p == 1:
+        return g * d.sign()
+    safe = n + _wrap((n._array == 0).astype(n._array.dtype))  # 1 where n = 0: the gradient is 0 there
+    if p == 2:
+        return g * d / safe
+    if p == math.inf:
+        return g * d.sign() * _wrap((np.abs(d._array) == n._array).astype(d._array.dtype))
+    size = d.abs() + _wrap((d._array == 0).astype(d._array.dtype)) if p < 1 else d.abs()  # (0 ** negative)
+    return g * d.sign() * (size / safe) ** (p - 1)
+
+
+class Pdist(Function):
+    """The p-norm distance between every pair of rows i < j of an (N, M) input, in the order of the upper
+    triangle (row 0 with 1, 2, ..., then row 1 with 2, ...): N (N - 1) / 2 numbers.
+
+    Each distance depends on two rows only, through their difference d = x_i - x_j: its gradient (see
+    ``_pnorm_grad``) is added to row i and subtracted from row j. The backward is written with tensor ops, so
+    create_graph records it (PyTorch raises for a second derivative of pdist; here it is defined)."""
+
+    node_name = "PdistBackward0"
+    saved_names = ("self", "result")  # (and _saved_p)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, p: float) -> Tensor:
+        a = x._array
+        rows, cols = np.triu_indices(a.shape[0], 1)
+        d = np.abs(a[rows] - a[cols])
+        if p == math.inf:
+            n = d.max(axis=1, initial=0)
+        elif p == 0:
+            n = (d != 0).sum(axis=1).astype(a.dtype)
+        elif p == 2:
+            n = np.sqrt((d * d).sum(axis=1))
+        else:
+            n = (d ** a.dtype.type(p)).sum(axis=1) ** a.dtype.type(1 / p)
+        result = _wrap(n.astype(a.dtype))
+        ctx.save_for_backward(x, result)
+        ctx._saved_p, ctx.pairs = p, (_wrap(rows.astype(np.int64)), _wrap(cols.astype(np.int64)))
+        return result
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x, n = ctx.saved_tensors
+        rows, cols = ctx.pairs
+        gd = _pnorm_grad(x.index_select(0, rows) - x.index_select(0, cols), n.unsqueeze(1), g.unsqueeze(1),
+                         ctx._saved_p)
+        return (x * 0).index_add(0, rows, gd).index_add(0, cols, -gd), None
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:
+    """The ``p``-norm distances between all pairs of rows of an (N, M) input: the upper triangle of the (N, N)
+    distance matrix, flattened (``N (N - 1) / 2`` numbers; each pair once, the zero diagonal left out)."""
+    a = input._array
+    if a.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {a.ndim}D")
+    if a.dtype.kind != "f":
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return Pdist.apply(input, float(p))
 
 
 def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3, dtype: Any = None) -> Tensor:
@@ -1872,6 +1975,108 @@ class ClampMin(Function):
         return g * _wrap((x._array >= ctx._saved_min).astype(g._array.dtype)), None
 
 
+class Softshrink(Function):
+    """Shrink towards 0 by ``lambd``: x - lambd above lambd, x + lambd below -lambd, 0 between (the proximal step
+    of an L1 penalty: small values become exactly 0). Its slope is 1 outside [-lambd, lambd] and 0 inside::
+
+        dx = g where |x| > lambd, 0 elsewhere
+    """
+
+    node_name = "SoftshrinkBackward0"
+    saved_names = ("self",)  # (and _saved_lambd, a number)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lambd: float) -> np.ndarray:
+        ctx.save_for_backward(x)
+        ctx._saved_lambd = lambd
+        a = x._array
+        lam = a.dtype.type(lambd)
+        return np.where(a > lam, a - lam, np.where(a < -lam, a + lam, a * 0))  # (a * 0: a NaN stays NaN)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        (x,) = ctx.saved_tensors
+        a, lam = x._array, ctx._saved_lambd
+        return g * _wrap(~((a >= -lam) & (a <= lam)) * np.ones((), g._array.dtype)), None
+
+
+_LARGEST = {np.dtype(np.float16): "65504", np.dtype(np.float32): "3.40282e+38", np.dtype(np.float64): "1.79769e+308"}
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
+    """x - lambd for x > lambd, x + lambd for x < -lambd, 0 otherwise (see :class:`Softshrink`)."""
+    a = input._array
+    if a.dtype.kind != "f":
+        raise NotImplementedError(f'"softshrink_check" not implemented for \'{_type_name(input)}\'')
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be in range [0, {_LARGEST[a.dtype]}] for input dtype {_type_name(input)}, "
+                           f"but found {lambd:g}")
+    return Softshrink.apply(input, lambd)
+
+
+class RreluWithNoise(Function):
+    """Randomized leaky ReLU: x for x > 0, ``r * x`` otherwise. In training each non-positive element draws its
+    own slope r, uniform in [lower, upper] (a noise that regularises, as dropout does); in evaluation every slope
+    is the mean (lower + upper) / 2, a plain leaky_relu. The slopes are the ``noise`` the node keeps::
+
+        dx = g * noise       (noise: r where x <= 0, 1 where x > 0; in evaluation the leaky_relu's gradient)
+    """
+
+    node_name = "RreluWithNoiseBackward0"
+    saved_names = ("self", "noise")  # (and _saved_lower, _saved_upper, _saved_training)
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, lower: float, upper: float, training: bool) -> np.ndarray:
+        a = x._array
+        ctx._saved_lower, ctx._saved_upper, ctx._saved_training = lower, upper, training
+        if training:  # PyTorch's loop: one float64 uniform per element <= 0, in memory order, cast to the dtype
+            noise = np.ones(a.shape, a.dtype)
+            low = a <= 0
+            u = default_generator.uniform((int(low.sum()),), np.float64)
+            # the bounds first rounded to the input's dtype (PyTorch's opmath type), then u * (hi - lo) + lo in
+            # float64 with two roundings, not one fused step
+            lo, hi = float(a.dtype.type(lower)), float(a.dtype.type(upper))
+            noise[low] = (u * (hi - lo) + lo).astype(a.dtype)
+            out = np.where(low, a * noise, a)
+        else:
+            noise = np.ones(a.shape, a.dtype)
+            slope = a.dtype.type((lower + upper) / 2)
+            noise[~(a > 0)] = slope
+            out = np.where(a > 0, a, a * slope)
+        ctx.save_for_backward(x, _wrap(noise))
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        _, noise = ctx.saved_tensors
+        return g * noise, None, None, None
+
+
+class RreluWithNoiseInPlace(RreluWithNoise):
+    """``rrelu_``: the same, recorded as PyTorch records the in-place form."""
+
+    node_name = "RreluWithNoiseBackward1"
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU (see :class:`RreluWithNoise`): random negative slopes in [lower, upper] while
+    training, their mean in evaluation. ``F.rrelu``'s default is evaluation (``training=False``), unlike
+    ``nn.RReLU``, which follows the module's train()/eval()."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if input._array.dtype.kind != "f":
+        kernel = "rrelu_with_noise_out_cpu" if training else "leaky_relu_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(input)}\'')
+    if inplace:
+        return _inplace(input, lambda s: RreluWithNoiseInPlace.apply(s, lower, upper, training))
+    return RreluWithNoise.apply(input, lower, upper, training)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False) -> Tensor:
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
 def tanhshrink(input: Tensor) -> Tensor:
     """x - tanh(x): near 0 like x**3 / 3 (small inputs shrink to almost nothing), far away like x -+ 1."""
     return input - input.tanh()
@@ -1922,6 +2127,15 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
     return _apply_reduction(ClampMin.apply(-target * (input1 - input2) + margin, 0.0), reduction)
 
 
+def _check_triplet(anchor: Tensor, positive: Tensor, negative: Tensor) -> None:
+    """The triplet losses' common check: the three inputs have the same number of dims."""
+    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
+    if len(set(dims)) != 1:
+        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
+                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
+                           "inputs")
+
+
 def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
                         eps: float = 1e-6, swap: bool = False, size_average: Any = None, reduce: Any = None,
                         reduction: str = "mean") -> Tensor:
@@ -1933,16 +2147,112 @@ def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, marg
     reduction = _reduction_of(size_average, reduce, reduction)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
-    dims = (anchor._array.ndim, positive._array.ndim, negative._array.ndim)
-    if len(set(dims)) != 1:
-        raise RuntimeError("The anchor, positive, and negative tensors are expected to have the same number of "
-                           f"dimensions, but got: anchor {dims[0]}D, positive {dims[1]}D, and negative {dims[2]}D "
-                           "inputs")
+    _check_triplet(anchor, positive, negative)
     d_pos = pairwise_distance(anchor, positive, p, eps)
     d_neg = pairwise_distance(anchor, negative, p, eps)
     if swap:
         d_neg = d_neg.minimum(pairwise_distance(positive, negative, p, eps))
     return _apply_reduction(ClampMin.apply(margin + d_pos - d_neg, 0.0), reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                                      reduction: str = "mean") -> Tensor:
+    """``triplet_margin_loss`` with any distance: ``max(0, d(a, p) - d(a, n) + margin)``, d a function of two
+    tensors (``pairwise_distance`` by default; e.g. ``1 - cosine_similarity``)."""
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _check_triplet(anchor, positive, negative)
+    distance = distance_function if distance_function is not None else pairwise_distance
+    d_pos, d_neg = distance(anchor, positive), distance(anchor, negative)
+    if swap:
+        d_neg = d_neg.minimum(distance(positive, negative))
+    _check_reduction(reduction)
+    return _apply_reduction(ClampMin.apply(margin + d_pos - d_neg, 0.0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Any = None,
+                         reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """For distances x and labels y = 1 (similar) or -1 (dissimilar): ``l = x`` if y = 1, ``max(0, margin - x)``
+    if y = -1; similar pairs pulled together, dissimilar ones pushed to at least ``margin`` apart."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    zeros = input.detach() * 0
+    pushed = where(target != 1, ClampMin.apply(margin - input, 0.0), zeros)
+    return _apply_reduction(pushed + where(target != -1, input, zeros), reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average: Any = None,
+                                reduce: Any = None, reduction: str = "mean") -> Tensor:
+    """Several labels per sample, each a yes/no: the binary cross-entropy of sigmoid(x) for each of the C classes
+    (target 0 or 1), averaged over the classes: one loss per sample, then ``reduction``."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=input.dim() - 1) / input.size(input.dim() - 1)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not valid")
+    return _apply_reduction(loss, reduction)
+
+
+class MultilabelMarginLoss(Function):
+    """The multi-label hinge: each sample's target lists its classes (class indices, ended by the first -1); every
+    target class j should score at least 1 above every other class i::
+
+        l = sum_j sum_i max(0, 1 - (x[y_j] - x[i])) / C        (j over the targets, i over the non-targets)
+
+    Piecewise linear, so each active hinge gives +1/C to x[i] and -1/C to x[y_j] (times g); the node keeps
+    ``_saved_self``, ``_saved_target``, ``_saved_is_target``."""
+
+    node_name = "MultilabelMarginLossBackward0"
+    saved_names = ("self", "target", "is_target")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, target: Tensor, reduction: str) -> np.ndarray:
+        a, t = np.atleast_2d(x._array), np.atleast_2d(target._array)
+        n, c = a.shape
+        valid = np.cumprod(t >= 0, axis=1).astype(bool)  # the targets before the first -1
+        safe = np.where(valid, t, 0)
+        is_target = np.zeros((n, c), bool)
+        for k in range(t.shape[1]):  # (a loop over the target slots: a -1's slot marks nothing)
+            is_target[np.arange(n)[valid[:, k]], safe[valid[:, k], k]] = True
+        scores = np.take_along_axis(a, safe, axis=1)  # (n, targets)
+        hinge = 1 - scores[:, :, None] + a[:, None, :]  # (n, targets, classes)
+        active = (hinge > 0) & valid[:, :, None] & ~is_target[:, None, :]
+        losses = (np.where(active, hinge, 0).sum((1, 2)) / c).astype(a.dtype)
+        grad = active.sum(1).astype(a.dtype) / c  # +1/C for each class i, per active hinge
+        np.add.at(grad, (np.arange(n)[:, None].repeat(t.shape[1], 1), safe), -active.sum(2) / c)
+        ctx.grad = _wrap(grad.reshape(x._array.shape).astype(a.dtype))
+        ctx.save_for_backward(x, target, _wrap(is_target.reshape(x._array.shape).astype(a.dtype)))
+        ctx.reduction, ctx.batch = reduction, x._array.ndim == 2
+        _set_reduction(ctx, reduction)
+        if reduction == "none":
+            return losses if ctx.batch else losses.reshape(())
+        return _reduce(losses, reduction)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        if ctx.reduction == "none" and ctx.batch:
+            g = g.unsqueeze(1)
+        elif ctx.reduction == "mean" and ctx.batch:
+            g = g / ctx.grad.shape[0]
+        return g * ctx.grad, None, None
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Any = None, reduce: Any = None,
+                           reduction: str = "mean") -> Tensor:
+    """The multi-label hinge loss (see :class:`MultilabelMarginLoss`): input (N, C) or (C,) scores, target of the
+    same shape holding class indices, the list of each sample's classes ended by -1."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    a, t = input._array, target._array
+    if t.dtype != np.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
+    if a.ndim > 2 or (a.ndim == 2 and t.shape != a.shape) or (a.ndim < 2 and t.shape != a.shape):
+        raise RuntimeError(f"inconsistent target size: {list(t.shape)} for input of size: {list(a.shape)}")
+    if a.ndim == 0:
+        return MultilabelMarginLoss.apply(input.reshape(1), target.reshape(1), reduction).reshape(())
+    return MultilabelMarginLoss.apply(input, target, reduction)
 
 
 def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,

@@ -1,4 +1,5 @@
-"""Layers that hold weights or reshape: ``Linear`` (and ``LazyLinear``), ``Identity``, ``Flatten``, ``Unflatten``."""
+"""Layers that hold weights or reshape: ``Linear`` (and ``LazyLinear``), ``Bilinear``, ``Identity``, ``Flatten``,
+``Unflatten``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 from .._creation import _size  # (sizes checked with PyTorch's messages: Linear(3, 2.5))
 from .._dtype import float32
 from .._tensor import Tensor, _wrap
-from ..ops.linalg import linear
+from ..core.function import Function
+from ..ops.linalg import einsum, linear
 from . import init
 from .module import Module
 from .parameter import Parameter, UninitializedParameter
@@ -76,6 +78,90 @@ class LazyLinear(Linear):
             self.reset_parameters()
         self.__class__ = Linear  # (PyTorch's cls_to_become)
         return Linear.forward(self, input)
+
+
+class Trilinear(Function):
+    """The bilinear form of each pair of rows, one number per output: ``y[b, o] = sum_ij x1[b, i] W[o, i, j]
+    x2[b, j]``, i.e. ``x1_b^T W_o x2_b`` (PyTorch's ``_trilinear`` in the case ``F.bilinear`` uses).
+
+    Linear in each of its three inputs, so each gradient is the same sum with that input left out::
+
+        dx1[b, i] = sum_oj g[b, o] W[o, i, j] x2[b, j]      dW[o, i, j] = sum_b g[b, o] x1[b, i] x2[b, j]
+        dx2[b, j] = sum_oi g[b, o] W[o, i, j] x1[b, i]
+
+    (written with ``einsum``, so create_graph records them)."""
+
+    node_name = "TrilinearBackward0"
+    saved_names = ("i1", "i2", "i3")
+
+    @staticmethod
+    def forward(ctx: Any, x1: Tensor, w: Tensor, x2: Tensor) -> np.ndarray:
+        ctx.save_for_backward(x1, w, x2)
+        return np.einsum("bi,oij,bj->bo", x1._array, w._array, x2._array)
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        x1, w, x2 = ctx.saved_tensors
+        need = ctx.needs_input_grad
+        return (einsum("bo,oij,bj->bi", g, w, x2) if need[0] else None,
+                einsum("bo,bi,bj->oij", g, x1, x2) if need[1] else None,
+                einsum("bo,oij,bi->bj", g, w, x1) if need[2] else None)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """``y = x1^T W x2 + b`` for each pair of rows: input1 (*, in1), input2 (*, in2), weight (out, in1, in2), bias
+    (out,) give (*, out). As in PyTorch the leading dimensions are flattened, the form taken (``TrilinearBackward0``)
+    and the result viewed back (``ViewBackward0``), then the bias added."""
+    a1, a2, w = input1._array, input2._array, weight._array
+    if a1.ndim != a2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {a1.ndim} and {a2.ndim}")
+    for i in range(a1.ndim - 1):
+        if a1.shape[i] != a2.shape[i]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: got {a1.shape[i]} and "
+                               f"{a2.shape[i]}")
+    if a1.shape[-1] != w.shape[1]:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {a1.shape[-1]} but expected "
+                           f"{w.shape[1]}")
+    if a2.shape[-1] != w.shape[2]:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {a2.shape[-1]} but expected "
+                           f"{w.shape[2]}")
+    if bias is not None and bias._array.shape[0] != w.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {bias._array.shape[0]} but "
+                           f"expected {w.shape[0]}")
+    flat = Trilinear.apply(input1.reshape(-1, a1.shape[-1]), weight, input2.reshape(-1, a2.shape[-1]))
+    out = flat.reshape(*a1.shape[:-1], w.shape[0])
+    return out + bias if bias is not None else out
+
+
+class Bilinear(Module):
+    """``y = x1^T W x2 + b``: two inputs mixed multiplicatively (every feature of one times every feature of the
+    other, weighted), e.g. to score a pair. ``weight`` (out_features, in1_features, in2_features) and ``bias``
+    (out_features,) start uniform in [-1/sqrt(in1_features), 1/sqrt(in1_features)], as in PyTorch."""
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
+                 device: Any = None, dtype: Any = None) -> None:
+        super().__init__()
+        self.in1_features, self.in2_features, self.out_features = in1_features, in2_features, out_features
+        np_dtype = (dtype or float32).np
+        self.weight = Parameter(_wrap(np.empty(_size((out_features, in1_features, in2_features), "empty"), np_dtype)))
+        if bias:
+            self.bias = Parameter(_wrap(np.empty(_size((out_features,), "empty"), np_dtype)))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 class Identity(Module):

@@ -39,6 +39,7 @@ from .module import Module, Parameter, typename
 from .padding import pad as _pad
 from .parameter import UninitializedBuffer, UninitializedParameter
 from .pooling import avg_pool2d as _avg_pool2d
+from .pooling import avg_pool3d as _avg_pool3d
 
 
 def _normalized_dims(x: Tensor, n: int) -> tuple[int, ...]:
@@ -648,18 +649,21 @@ class RMSNorm(Module):
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
     """AlexNet's normalisation across channels: each x[n, c] divided by (k + alpha * mean of x**2 over the ``size``
     channels around c) ** beta (missing channels at the ends count as 0). Composed as PyTorch composes it: the
-    squares padded along the channels, average-pooled with a (size, 1) window, then ``input / div``. (PyTorch pools
-    inputs of 4 or more dims with avg_pool3d; here the cells are flattened and avg_pool2d does it: the same numbers,
-    an ``AvgPool2DBackward0`` node where PyTorch's graph has ``AvgPool3DBackward0``.)"""
+    squares padded along the channels, average-pooled with a (size, 1) window (avg_pool2d for a 3-d input; for 4 or
+    more dims the cells flattened into (N, 1, C, H, rest) and a (size, 1, 1) avg_pool3d), then ``input / div``."""
     dim = input.dim()
     if dim < 3:
         raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
-    sizes = input.shape
-    div = input.mul(input).reshape(sizes[0], 1, sizes[1], -1)
-    div = _pad(div, (0, 0, size // 2, (size - 1) // 2))
-    div = _avg_pool2d(div, (size, 1), stride=1).squeeze(1).view(sizes)
+    div = input.mul(input)
+    if dim == 3:
+        div = _pad(div.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        div = _avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = _pad(div.view(sizes[0], 1, sizes[1], sizes[2], -1), (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = _avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1).view(sizes)
     return input / div.mul(alpha).add(k).pow(beta)
 
 

@@ -1,5 +1,7 @@
-"""Pooling: ``F.max_pool1d``/``max_pool2d``, ``F.avg_pool1d``/``avg_pool2d``, ``F.adaptive_avg_pool1d``/``2d`` and
-their layers (``nn.MaxPool2d`` ...), each one Function with PyTorch's node name.
+"""Pooling: ``F.max_pool1d``/``2d``/``3d``, ``F.avg_pool1d``/``2d``/``3d``, ``F.adaptive_avg_pool1d``/``2d``/``3d``,
+``F.adaptive_max_pool1d``/``2d``, ``F.lp_pool1d``/``2d`` and their layers (``nn.MaxPool2d`` ...), each one Function
+with PyTorch's node name (the power-average pools composed, as in PyTorch). The 3-d forms are the 2-d machinery
+over one more dimension.
 
 A pooling layer summarises each window of a feature map by one number, channel by channel (no weights): the
 largest (max pooling: "is the feature anywhere here?") or the mean (average pooling). The windows are placed as a
@@ -12,6 +14,7 @@ PyTorch has 2-d kernels only: the 1-d forms are the 2-d ones on the input with a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,21 +39,22 @@ def _out_size(n: int, k: int, s: int, p: int, d: int, ceil_mode: bool) -> int:
     return out
 
 
-def _padded(a: np.ndarray, params: tuple, out: tuple[int, int], value: Any) -> np.ndarray:
-    """``a`` padded on its last two dims: ``padding`` cells before; after, as many as the windows reach (the padding,
-    or more with ceil_mode's last window, or fewer when the last cells are in no window)."""
+def _padded(a: np.ndarray, params: tuple, out: tuple[int, ...], value: Any) -> np.ndarray:
+    """``a`` padded on its last two (or three) dims: ``padding`` cells before; after, as many as the windows reach
+    (the padding, or more with ceil_mode's last window, or fewer when the last cells are in no window)."""
     kernel, stride, padding, dilation = params[:4]
-    widths = [(0, 0)] * (a.ndim - 2)
-    for n, k, s, p, d, o in zip(a.shape[-2:], kernel, stride, padding, dilation, out):
+    widths = [(0, 0)] * (a.ndim - len(kernel))
+    for n, k, s, p, d, o in zip(a.shape[-len(kernel):], kernel, stride, padding, dilation, out):
         widths.append((p, max((o - 1) * s + d * (k - 1) + 1 - n - p, 0)))
     return np.pad(a, widths, constant_values=value) if any(w != (0, 0) for w in widths) else a
 
 
-def _pool_windows(a: np.ndarray, params: tuple, out: tuple[int, int], value: Any) -> np.ndarray:
-    """The windows (..., out_h, out_w, kh, kw) of the padded input (a view)."""
+def _pool_windows(a: np.ndarray, params: tuple, out: tuple[int, ...], value: Any) -> np.ndarray:
+    """The windows (..., out_h, out_w, kh, kw) of the padded input (a view); in 3-d (..., out_d, out_h, out_w,
+    kd, kh, kw)."""
     kernel, stride, _, dilation = params[:4]
     win = _windows(_padded(a, params, out, value), kernel, stride, dilation)
-    return win[..., :out[0], :out[1], :, :]
+    return win[(Ellipsis, *(slice(o) for o in out), *(slice(None),) * len(kernel))]
 
 
 def _add_windows(gw: np.ndarray, shape: tuple[int, ...], params: tuple) -> np.ndarray:
@@ -58,53 +62,61 @@ def _add_windows(gw: np.ndarray, shape: tuple[int, ...], params: tuple) -> np.nd
     for every cell of it (..., out_h, out_w), added back onto the cells it covered. One strided slice per kernel
     offset (kh * kw additions, each covering every window); overlapping windows add. Then the padding cropped."""
     kernel, stride, padding, dilation = params[:4]
-    out = gw.shape[-4:-2] if gw.ndim == len(shape) + 2 else gw.shape[-2:]
+    n = len(kernel)
+    per_cell = gw.ndim == len(shape) + n  # (a gradient per cell of each window, or one per window)
+    out = gw.shape[-2 * n:-n] if per_cell else gw.shape[-n:]
     big = _padded(np.zeros(shape, gw.dtype), params, out, 0)  # (zeros, or np.pad's new array of them)
-    for i, j in np.ndindex(*kernel):
-        rows = slice(i * dilation[0], i * dilation[0] + stride[0] * (out[0] - 1) + 1, stride[0])
-        cols = slice(j * dilation[1], j * dilation[1] + stride[1] * (out[1] - 1) + 1, stride[1])
-        big[..., rows, cols] += gw[..., i, j] if gw.ndim == len(shape) + 2 else gw
-    return big[..., padding[0]:padding[0] + shape[-2], padding[1]:padding[1] + shape[-1]]
+    for offset in np.ndindex(*kernel):
+        cells = tuple(slice(i * d, i * d + s * (o - 1) + 1, s) for i, d, s, o in zip(offset, dilation, stride, out))
+        big[(Ellipsis, *cells)] += gw[(Ellipsis, *offset)] if per_cell else gw
+    return big[(Ellipsis, *(slice(p, p + m) for p, m in zip(padding, shape[-n:])))]
 
 
 def _shape_text(shape: Sequence[int]) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
 
-def _pair(value: Ints | None, name: str, op: str, default: tuple[int, int] | None = None) -> tuple[int, int]:
+def _pair(value: Ints | None, name: str, op: str, default: tuple[int, ...] | None = None,
+          n: int = 2) -> tuple[int, ...]:
+    """``value`` as n ints (an int repeated, a 1-tuple repeated), with PyTorch's message for another length."""
     if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
         return default  # type: ignore[return-value]
     if isinstance(value, int):
-        return value, value
+        return (value,) * n
     value = tuple(value)
     if len(value) == 1:
-        return value[0], value[0]
-    if len(value) != 2:
-        single = "a single int, or a tuple of two ints" if name == "kernel_size" else \
-            "be omitted, a single int, or a tuple of two ints" if name == "stride" else \
-            "be either a single int, or a tuple of two ints"
-        raise RuntimeError(f"{op}: {name} must {'either be ' if name == 'kernel_size' else ''}{single}")
-    return value  # type: ignore[return-value]
+        return value * n
+    if len(value) != n:
+        ints = f"a tuple of {('two', 'three')[n - 2]} ints"
+        verb = "be either" if name == "dilation" else "be" if op == "avg_pool3d" else "either be"
+        omitted = "omitted, " if name == "stride" else ""
+        raise RuntimeError(f"{op}: {name} must {verb} {omitted}a single int, or {ints}")
+    return value
 
 
-def _check_shape(a: np.ndarray, params: tuple, out: tuple[int, int]) -> None:
-    """PyTorch's pool2d_shape_check: the dilation, the input's sizes, an output of at least one cell."""
-    dilation = params[3]
+def _check_shape(a: np.ndarray, params: tuple, out: tuple[int, ...]) -> None:
+    """PyTorch's pool2d_shape_check (pool3d_shape_check): the dilation, the input's sizes, an output of at least
+    one cell."""
+    kernel, dilation, n = params[0], params[3], len(params[0])
     if min(dilation) <= 0:
-        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dilation[0]} dilationW: "
-                           f"{dilation[1]}")
-    if 0 in a.shape[a.ndim - 3:]:  # (only the batch may be empty)
-        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
-                           f"got:{_shape_text(a.shape)}")
+        names = ("dilationT", "dilationH", "dilationW")[3 - n:]
+        raise RuntimeError("dilation should be greater than zero, but got " +
+                           " ".join(f"{name}: {d}" for name, d in zip(names, dilation)))
+    if 0 in a.shape[a.ndim - n - 1:]:  # (only the batch may be empty)
+        raise RuntimeError(f"Expected {n + 1}D or {n + 2}D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{_shape_text(a.shape)}")
+    if n == 3 and len(params) > 6 and any(m < k for m, k in zip(a.shape[-3:], kernel)):  # (average pooling's own)
+        raise RuntimeError("input image (T: {} H: {} W: {}) smaller than kernel size (kT: {} kH: {} kW: {})".format(
+            *a.shape[-3:], *kernel))
     if min(out) < 1:
-        raise RuntimeError(f"Given input size: ({a.shape[-3]}x{a.shape[-2]}x{a.shape[-1]}). Calculated output size: "
-                           f"({a.shape[-3]}x{out[0]}x{out[1]}). Output size is too small")
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, a.shape[-n - 1:]))}). Calculated output size: "
+                           f"({'x'.join(map(str, (a.shape[-n - 1], *out)))}). Output size is too small")
 
 
-def _output_shape(a: np.ndarray, params: tuple) -> tuple[int, int]:
+def _output_shape(a: np.ndarray, params: tuple) -> tuple[int, ...]:
     kernel, stride, padding, dilation, ceil_mode = params[:5]
     out = []
-    for n, k, s, p, d in zip(a.shape[-2:], kernel, stride, padding, dilation):
+    for n, k, s, p, d in zip(a.shape[-len(kernel):], kernel, stride, padding, dilation):
         if s == 0:
             raise RuntimeError("stride should not be zero")
         if p < 0:
@@ -113,7 +125,7 @@ def _output_shape(a: np.ndarray, params: tuple) -> tuple[int, int]:
             raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={p}, kernel_size={k} "
                                f"and dilation={d}")
         out.append(_out_size(n, k, s, p, d, ceil_mode))
-    return out[0], out[1]
+    return tuple(out)
 
 
 # ------------------------------------------------------------------------------------------------ max pooling
@@ -124,7 +136,8 @@ def _first_valid(start: np.ndarray, d: int) -> np.ndarray:
 
 class MaxPool2DWithIndices(Function):
     """out = the largest value of each window, and ``indices``, where it was: the flat position h * W + w in its
-    (H, W) plane (what ``return_indices=True`` gives, and ``nn.MaxUnpool2d`` would take).
+    (H, W) plane (what ``return_indices=True`` gives, and ``nn.MaxUnpool2d`` would take); in 3-d
+    (d * H + h) * W + w in its (D, H, W) volume.
 
     The gradient: the maximum is the only cell of the window that moves the output (d max / dx_i is 1 at the
     argmax, 0 elsewhere), so each g goes to its window's argmax, and a cell that is the maximum of several
@@ -141,21 +154,16 @@ class MaxPool2DWithIndices(Function):
         kernel, stride, padding, dilation = params[:4]
         out = _output_shape(a, params)
         low = -np.inf if a.dtype.kind == "f" else np.iinfo(a.dtype).min  # (padding is never the maximum)
-        flat = _pool_windows(a, params, out, low).reshape(*a.shape[:-2], *out, -1)  # (the one copy)
-        arg = flat.argmax(-1)  # numpy's argmax: the first maximum, and the first NaN
-        result = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
-        if a.dtype.kind == "f" and np.isnan(result).any():  # PyTorch keeps the last NaN of the window
-            last = flat.shape[-1] - 1 - np.isnan(flat[..., ::-1]).argmax(-1)
-            arg = np.where(np.isnan(result), last, arg)
-        ki, kj = np.divmod(arg, kernel[1])
-        h = (np.arange(out[0]) * stride[0] - padding[0])[:, None] + ki * dilation[0]
-        w = (np.arange(out[1]) * stride[1] - padding[1])[None, :] + kj * dilation[1]
-        outside = (h < 0) | (h >= a.shape[-2]) | (w < 0) | (w >= a.shape[-1])
+        n = len(kernel)
+        flat = _pool_windows(a, params, out, low).reshape(*a.shape[:-n], *out, -1)  # (the one copy)
+        result, arg = _max_and_where(flat)
+        starts = [(np.arange(o) * s - p).reshape([-1 if i == k else 1 for i in range(n)])
+                  for k, (o, s, p) in enumerate(zip(out, stride, padding))]  # each window's first cell, per dim
+        cells = [s + i * d for s, i, d in zip(starts, np.unravel_index(arg, kernel), dilation)]
+        outside = np.any([(c < 0) | (c >= m) for c, m in zip(cells, a.shape[-n:])], axis=0)
         if outside.any():  # a window of -inf: PyTorch points at its first cell inside the input
-            h0 = _first_valid(np.arange(out[0]) * stride[0] - padding[0], dilation[0])[:, None]
-            w0 = _first_valid(np.arange(out[1]) * stride[1] - padding[1], dilation[1])[None, :]
-            h, w = np.where(outside, h0, h), np.where(outside, w0, w)
-        indices = (h * a.shape[-1] + w).astype(np.int64)
+            cells = [np.where(outside, _first_valid(s, d), c) for s, c, d in zip(starts, cells, dilation)]
+        indices = np.ravel_multi_index(np.broadcast_arrays(*cells), a.shape[-n:]).astype(np.int64)
         ctx.save_for_backward(x, _wrap(indices))
         ctx.params = params
         ctx._saved_kernel_size, ctx._saved_stride, ctx._saved_padding, ctx._saved_dilation, ctx._saved_ceil_mode = \
@@ -165,19 +173,39 @@ class MaxPool2DWithIndices(Function):
     @staticmethod
     def backward(ctx: Any, g: Tensor, _: Any = None) -> tuple:
         x, indices = ctx.saved_tensors
-        if unrecorded():  # speed: the arrays themselves, without the op's bookkeeping
-            return _wrap(_scatter(g._array, indices._array, x._array.shape, ctx.params)), None
-        return MaxPool2DWithIndicesBackward.apply(g, x, (indices,), ctx.params), None
+        kernel, stride, _, dilation = ctx.params[:4]
+        layout = (len(kernel), any(s < d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation)))
+        return _scattered(ctx._forward_cls._backward, g, x, indices, layout), None
 
 
-def _scatter(g: np.ndarray, indices: np.ndarray, shape: tuple[int, ...], params: tuple) -> np.ndarray:
-    """Each g added at its index, plane by plane (a flat index per (sample, channel) plane)."""
-    kernel, stride, _, dilation = params[:4]
-    plane = shape[-2] * shape[-1]
+def _max_and_where(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The maximum of each row of candidates (last axis) and its position: the first maximum (numpy's argmax,
+    PyTorch's tie rule), or, where there are NaNs, the last NaN (PyTorch's kernels take each NaN they meet)."""
+    arg = flat.argmax(-1)  # numpy's argmax: the first maximum, and the first NaN
+    result = np.take_along_axis(flat, arg[..., None], -1)[..., 0]
+    if flat.dtype.kind == "f" and np.isnan(result).any():
+        last = flat.shape[-1] - 1 - np.isnan(flat[..., ::-1]).argmax(-1)
+        arg = np.where(np.isnan(result), last, arg)
+    return result, arg
+
+
+def _scattered(op: Any, g: Tensor, x: Tensor, indices: Tensor, layout: tuple[int, bool]) -> Tensor:
+    """A max pooling's gradient: g scattered to the argmaxes, by the op (recorded with create_graph) or, in a
+    plain backward, on the arrays directly."""
+    if unrecorded():  # speed: the arrays themselves, without the op's bookkeeping
+        return _wrap(_scatter(g._array, indices._array, x._array.shape, layout))
+    return op.apply(g, x, (indices,), layout)
+
+
+def _scatter(g: np.ndarray, indices: np.ndarray, shape: tuple[int, ...], layout: tuple[int, bool]) -> np.ndarray:
+    """Each g added at its index, plane by plane (a flat index per (sample, channel) plane, or volume in 3-d).
+    ``layout``: (the number of pooled dims, whether windows may overlap)."""
+    n, overlap = layout
+    plane = math.prod(shape[-n:])
     gx = np.zeros(shape, g.dtype).reshape(-1)
-    where = (indices.reshape(-1, indices.shape[-2] * indices.shape[-1]) +
+    where = (indices.reshape(-1, math.prod(indices.shape[-n:])) +
              (np.arange(gx.size // plane if plane else 0) * plane)[:, None]).reshape(-1)
-    if all(s >= d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation)):
+    if not overlap:
         gx[where] = g.reshape(-1)  # windows do not overlap: every index once, a plain assignment
     else:
         np.add.at(gx, where, g.reshape(-1))  # (overlapping windows: one cell may be several windows' maximum)
@@ -193,31 +221,47 @@ class MaxPool2DWithIndicesBackward(Function):
     saved_names = ("indices",)
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, x: Tensor, consts: tuple, params: tuple) -> np.ndarray:
+    def forward(ctx: Any, g: Tensor, x: Tensor, consts: tuple, layout: tuple[int, bool]) -> np.ndarray:
         # (the indices come in a tuple: as in PyTorch, they are no input of the node, so no edge)
         (indices,) = consts
         ctx.save_for_backward(indices)
-        return _scatter(g._array, indices._array, x._array.shape, params)
+        ctx.n = layout[0]
+        return _scatter(g._array, indices._array, x._array.shape, layout)
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
         (indices,) = ctx.saved_tensors
-        picked = gg.flatten(-2).gather(-1, indices.flatten(-2))
+        picked = gg.flatten(-ctx.n).gather(-1, indices.flatten(-ctx.n))
         return picked.view(indices.shape), None, None, None
 
 
+class MaxPool3DWithIndicesBackward(MaxPool2DWithIndicesBackward):
+    node_name = "MaxPool3DWithIndicesBackwardBackward0"
+
+
+class MaxPool3DWithIndices(MaxPool2DWithIndices):
+    """max_pool3d: the same op over (D, H, W) volumes."""
+
+    node_name = "MaxPool3DWithIndicesBackward0"
+    _backward = MaxPool3DWithIndicesBackward
+
+
+MaxPool2DWithIndices._backward = MaxPool2DWithIndicesBackward
+
+
 def _max_pool2d(input: Tensor, kernel_size: Ints, stride: Ints | None, padding: Ints, dilation: Ints,
-                ceil_mode: bool) -> tuple[Tensor, Tensor]:
-    op = "max_pool2d"
-    kernel = _pair(kernel_size, "kernel_size", op)
-    strides = _pair(stride, "stride", op, kernel)
-    params = (kernel, strides, _pair(padding, "padding", op), _pair(dilation, "dilation", op), bool(ceil_mode),
-              () if stride is None or stride == [] else strides)
+                ceil_mode: bool, n: int = 2) -> tuple[Tensor, Tensor]:
+    """max pooling over the last n = 2 (or 3) dims, checked as PyTorch checks it."""
+    op = f"max_pool{n}d"
+    kernel = _pair(kernel_size, "kernel_size", op, n=n)
+    strides = _pair(stride, "stride", op, kernel, n)
+    params = (kernel, strides, _pair(padding, "padding", op, n=n), _pair(dilation, "dilation", op, n=n),
+              bool(ceil_mode), () if stride is None or stride == [] else strides)
     a = input._array
-    if a.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if a.ndim not in (n + 1, n + 2):
+        raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
     _check_shape(a, params, _output_shape(a, params))
-    return MaxPool2DWithIndices.apply(input, params)
+    return (MaxPool2DWithIndices, MaxPool3DWithIndices)[n - 2].apply(input, params)
 
 
 def max_pool2d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, padding: Ints = 0, dilation: Ints = 1,
@@ -225,6 +269,14 @@ def max_pool2d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, pad
     """The maximum of each window of (N, C, H, W) or (C, H, W): ``F.max_pool2d(x, 2)`` halves H and W. With
     ``return_indices=True`` also where each maximum was (flat h * W + w in its plane)."""
     out, indices = _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    return (out, indices) if return_indices else out
+
+
+def max_pool3d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, padding: Ints = 0, dilation: Ints = 1,
+               ceil_mode: bool = False, return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """The maximum of each window of a volume (N, C, D, H, W) or (C, D, H, W), e.g. a video or a 3-d scan. With
+    ``return_indices=True`` also where each maximum was (flat (d * H + h) * W + w in its volume)."""
+    out, indices = _max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, n=3)
     return (out, indices) if return_indices else out
 
 
@@ -270,18 +322,21 @@ def max_pool1d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, pad
 
 
 # ------------------------------------------------------------------------------------------------ average pooling
-def _divisor(shape: tuple[int, ...], params: tuple, out: tuple[int, int], dtype: Any) -> np.ndarray | int:
+def _divisor(shape: tuple[int, ...], params: tuple, out: tuple[int, ...], dtype: Any) -> np.ndarray | int:
     """What each window's sum is divided by: ``divisor_override``, or the window's size, counting the padding's
     cells (``count_include_pad``) or only the input's; a ceil_mode window past the padding counts only up to it."""
     kernel, stride, padding, _, _, _, count_include_pad, divisor_override = params
     if divisor_override is not None:
         return divisor_override
     sizes = []
-    for n, k, s, p, o in zip(shape[-2:], kernel, stride, padding, out):
+    for n, k, s, p, o in zip(shape[-len(kernel):], kernel, stride, padding, out):
         start = np.arange(o) * s - p
         end = np.minimum(start + k, n + p)
         sizes.append(end - start if count_include_pad else np.minimum(end, n) - np.maximum(start, 0))
-    return np.outer(sizes[0], sizes[1]).astype(dtype if np.dtype(dtype).kind == "f" else np.int64)
+    product = sizes[0]
+    for size in sizes[1:]:
+        product = np.multiply.outer(product, size)  # (a window's size: the product of its extents)
+    return product.astype(dtype if np.dtype(dtype).kind == "f" else np.int64)
 
 
 def _divide(total: np.ndarray, divisor: np.ndarray | int) -> np.ndarray:
@@ -309,7 +364,8 @@ class AvgPool2D(Function):
         ctx.params = params
         ctx._saved_kernel_size, ctx._saved_stride, ctx._saved_padding = params[0], params[5], params[2]
         ctx._saved_ceil_mode, ctx._saved_count_include_pad, ctx._saved_divisor_override = params[4], *params[6:]
-        total = _pool_windows(a, params, out, 0).sum((-2, -1))
+        n = len(params[0])
+        total = _pool_windows(a, params, out, 0).sum(tuple(range(-n, 0)))
         return _divide(total, _divisor(a.shape, params, out, a.dtype))
 
     @staticmethod
@@ -317,11 +373,12 @@ class AvgPool2D(Function):
         (x,) = ctx.saved_tensors
         if unrecorded():
             return _wrap(_avg_spread(g._array, x._array.shape, ctx.params)), None
-        return AvgPool2DBackward.apply(g, x, ctx.params), None
+        return ctx._forward_cls._backward.apply(g, x, ctx.params), None
 
 
 def _avg_spread(g: np.ndarray, shape: tuple[int, ...], params: tuple) -> np.ndarray:
-    return _add_windows(g / np.asarray(_divisor(shape, params, g.shape[-2:], g.dtype), g.dtype), shape, params)
+    out = g.shape[-len(params[0]):]
+    return _add_windows(g / np.asarray(_divisor(shape, params, out, g.dtype), g.dtype), shape, params)
 
 
 class AvgPool2DBackward(Function):
@@ -337,28 +394,54 @@ class AvgPool2DBackward(Function):
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
-        return AvgPool2D.apply(gg, ctx.params), None, None
+        return ctx._forward_cls._forward.apply(gg, ctx.params), None, None
+
+
+class AvgPool3DBackward(AvgPool2DBackward):
+    node_name = "AvgPool3DBackwardBackward0"
+
+
+class AvgPool3D(AvgPool2D):
+    """avg_pool3d: the same op over (D, H, W) volumes."""
+
+    node_name = "AvgPool3DBackward0"
+    _backward = AvgPool3DBackward
+
+
+AvgPool2D._backward, AvgPool2DBackward._forward, AvgPool3DBackward._forward = AvgPool2DBackward, AvgPool2D, AvgPool3D
 
 
 def avg_pool2d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, padding: Ints = 0,
                ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """The mean of each window of (N, C, H, W) or (C, H, W). Padding counts as zeros in the mean unless
     ``count_include_pad=False``; ``divisor_override`` divides every window's sum by that number instead."""
-    op = "avg_pool2d"
-    kernel = _pair(kernel_size, "kernel_size", op)
-    strides = _pair(stride, "stride", op, kernel)
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 2)
+
+
+def _avg_pool(input: Tensor, kernel_size: Ints, stride: Ints | None, padding: Ints, ceil_mode: bool,
+              count_include_pad: bool, divisor_override: int | None, n: int) -> Tensor:
+    """average pooling over the last n = 2 (or 3) dims, checked as PyTorch checks it."""
+    op = f"avg_pool{n}d"
+    kernel = _pair(kernel_size, "kernel_size", op, n=n)
+    strides = _pair(stride, "stride", op, kernel, n)
     a = input._array
-    if a.ndim < 3:
+    if a.ndim < n + 1:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(a.ndim, 1)}, "
-                         f"{max(a.ndim, 1) - 1}], but got -3)")
-    if a.ndim > 4:
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+                         f"{max(a.ndim, 1) - 1}], but got {-n - 1})")
+    if a.ndim > n + 2:
+        raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    params = (kernel, strides, _pair(padding, "padding", op), (1, 1), bool(ceil_mode),
+    params = (kernel, strides, _pair(padding, "padding", op, n=n), (1,) * n, bool(ceil_mode),
               () if stride is None or stride == [] else strides, bool(count_include_pad), divisor_override)
     _check_shape(a, params, _output_shape(a, params))
-    return AvgPool2D.apply(input, params)
+    return (AvgPool2D, AvgPool3D)[n - 2].apply(input, params)
+
+
+def avg_pool3d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, padding: Ints = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """The mean of each window of a volume (N, C, D, H, W) or (C, D, H, W) (see ``avg_pool2d``)."""
+    return _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override, 3)
 
 
 def avg_pool1d(input: Tensor, kernel_size: Ints, stride: Ints | None = None, padding: Ints = 0,
@@ -384,9 +467,18 @@ def _averaging(n: int, out: int, dtype: Any) -> np.ndarray:
     return (inside / (end - start)[:, None]).astype(dtype)
 
 
+def _along(a: np.ndarray, mats: list[np.ndarray]) -> np.ndarray:
+    """``a`` with matrix k applied along its k-th pooled dim (the last len(mats) dims): M_1 ... x ... M_n."""
+    n = len(mats)
+    for k, m in enumerate(mats):
+        a = np.moveaxis(np.moveaxis(a, k - n, -1) @ m.T, -1, k - n)
+    return a
+
+
 class AdaptiveAvgPool2D(Function):
     """The mean over windows chosen to give exactly ``output_size`` (out_h, out_w) cells, whatever the input's
-    size. Averaging rows then columns is linear, two matrix products: out = A_h @ x @ A_w^T (``_averaging``).
+    size. Averaging rows then columns is linear, two matrix products: out = A_h @ x @ A_w^T (``_averaging``); in
+    3-d a third along the depth.
 
     The gradient is the transposed products: dx = A_h^T @ g @ A_w, each cell getting g / window size from every
     window it lies in. The node keeps ``_saved_self``."""
@@ -395,25 +487,31 @@ class AdaptiveAvgPool2D(Function):
     saved_names = ("self",)
 
     @staticmethod
-    def forward(ctx: Any, x: Tensor, output_size: tuple[int, int]) -> np.ndarray:
+    def forward(ctx: Any, x: Tensor, output_size: tuple[int, ...]) -> np.ndarray:
         a = x._array
         dtype = a.dtype if a.dtype.kind == "f" else np.float64
-        ah, aw = _averaging(a.shape[-2], output_size[0], dtype), _averaging(a.shape[-1], output_size[1], dtype)
+        n = len(output_size)
+        mats = [_averaging(m, o, dtype) for m, o in zip(a.shape[-n:], output_size)]
         ctx.save_for_backward(x)
         ctx.output_size = output_size
-        return (ah @ a @ aw.T).astype(a.dtype)
+        if n == 2:
+            return (mats[0] @ a @ mats[1].T).astype(a.dtype)
+        return _along(a, mats).astype(a.dtype)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
         (x,) = ctx.saved_tensors
+        n = len(ctx.output_size)
         if unrecorded():
-            return _wrap(_adaptive_spread(g._array, x._array.shape)), None
-        return AdaptiveAvgPool2DBackward.apply(g, x), None
+            return _wrap(_adaptive_spread(g._array, x._array.shape, n)), None
+        return ctx._forward_cls._backward.apply(g, x, n), None
 
 
-def _adaptive_spread(g: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    ah, aw = _averaging(shape[-2], g.shape[-2], g.dtype), _averaging(shape[-1], g.shape[-1], g.dtype)
-    return ah.T @ g @ aw
+def _adaptive_spread(g: np.ndarray, shape: tuple[int, ...], n: int) -> np.ndarray:
+    mats = [_averaging(m, o, g.dtype) for m, o in zip(shape[-n:], g.shape[-n:])]
+    if n == 2:
+        return mats[0].T @ g @ mats[1]
+    return _along(g, [m.T for m in mats])
 
 
 class AdaptiveAvgPool2DBackward(Function):
@@ -423,13 +521,28 @@ class AdaptiveAvgPool2DBackward(Function):
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
 
     @staticmethod
-    def forward(ctx: Any, g: Tensor, x: Tensor) -> np.ndarray:
-        ctx.output_size = g._array.shape[-2:]
-        return _adaptive_spread(g._array, x._array.shape)
+    def forward(ctx: Any, g: Tensor, x: Tensor, n: int) -> np.ndarray:
+        ctx.output_size = g._array.shape[-n:]
+        return _adaptive_spread(g._array, x._array.shape, n)
 
     @staticmethod
     def backward(ctx: Any, gg: Tensor) -> tuple:
-        return AdaptiveAvgPool2D.apply(gg, ctx.output_size), None
+        return ctx._forward_cls._forward.apply(gg, ctx.output_size), None, None
+
+
+class AdaptiveAvgPool3DBackward(AdaptiveAvgPool2DBackward):
+    node_name = "AdaptiveAvgPool3DBackwardBackward0"
+
+
+class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
+    """adaptive_avg_pool3d: the same op over (D, H, W) volumes (three averaging matrices)."""
+
+    node_name = "AdaptiveAvgPool3DBackward0"
+    _backward = AdaptiveAvgPool3DBackward
+
+
+AdaptiveAvgPool2D._backward = AdaptiveAvgPool2DBackward
+AdaptiveAvgPool2DBackward._forward, AdaptiveAvgPool3DBackward._forward = AdaptiveAvgPool2D, AdaptiveAvgPool3D
 
 
 def adaptive_avg_pool2d(input: Tensor, output_size: Ints | Sequence[int | None]) -> Tensor:
@@ -458,6 +571,108 @@ def adaptive_avg_pool1d(input: Tensor, output_size: Ints) -> Tensor:
                            f"{input._array.ndim}D")
     (size,) = _single(output_size)
     return AdaptiveAvgPool2D.apply(input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: Ints | Sequence[int | None]) -> Tensor:
+    """Average-pool a volume (N, C, D, H, W) or (C, D, H, W) down to exactly ``output_size`` (an int, or (d, h, w);
+    None keeps that dimension). To (1, 1, 1) it is the mean over D, H and W (``MeanBackward1``, as in PyTorch)."""
+    a = input._array
+    size = (output_size,) * 3 if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    if len(size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if a.ndim not in (4, 5):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {_shape_text(a.shape)}")
+    for dim in range(a.ndim - 4, a.ndim):
+        if a.shape[dim] == 0:
+            raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for non-batch dimensions, "
+                               f"but input has sizes {_shape_text(a.shape)} with dimension {dim} being empty")
+    size = tuple(a.shape[-3 + i] if s is None else s for i, s in enumerate(size))
+    if size == (1, 1, 1):
+        return input.mean((-1, -2, -3), keepdim=True)
+    return AdaptiveAvgPool3D.apply(input, size)
+
+
+class AdaptiveMaxPool2D(Function):
+    """The maximum over the windows adaptive average pooling averages (cells floor(i n / out) to
+    ceil((i + 1) n / out) of each dim, see ``_averaging``), and where it was: the flat h * W + w in its plane.
+
+    The gradient goes to each window's argmax, as max pooling's (windows may overlap by one cell: a cell that is
+    two windows' maximum adds both g's). The node keeps ``_saved_self`` and the indices, ``_saved_result1``."""
+
+    node_name = "AdaptiveMaxPool2DBackward0"
+    saved_names = ("self", "result1")
+
+    @staticmethod
+    def forward(ctx: Any, x: Tensor, output_size: tuple[int, int]) -> tuple:
+        a = x._array
+        (h, w), (oh, ow) = a.shape[-2:], output_size
+        result = np.empty((*a.shape[:-2], oh, ow), a.dtype)
+        indices = np.empty((*a.shape[:-2], oh, ow), np.int64)
+        rows = [(i * h // oh, -(-(i + 1) * h // oh)) for i in range(oh)]
+        cols = [(j * w // ow, -(-(j + 1) * w // ow)) for j in range(ow)]
+        for i, (r0, r1) in enumerate(rows):  # (one window at a time: their sizes differ)
+            for j, (c0, c1) in enumerate(cols):
+                window = a[..., r0:r1, c0:c1].reshape(*a.shape[:-2], -1)
+                result[..., i, j], arg = _max_and_where(window)
+                indices[..., i, j] = (r0 + arg // (c1 - c0)) * w + c0 + arg % (c1 - c0)
+        ctx.save_for_backward(x, _wrap(indices))
+        return result, indices
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor, _: Any = None) -> tuple:
+        x, indices = ctx.saved_tensors
+        return _scattered(AdaptiveMaxPool2DBackward, g, x, indices, (2, True)), None
+
+
+class AdaptiveMaxPool2DBackward(MaxPool2DWithIndicesBackward):
+    node_name = "AdaptiveMaxPool2DBackwardBackward0"
+
+
+def adaptive_max_pool2d(input: Tensor, output_size: Ints | Sequence[int | None],
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """Max-pool (N, C, H, W) or (C, H, W) down to exactly ``output_size`` (an int, or (out_h, out_w); None keeps
+    that dimension). With ``return_indices=True`` also where each maximum was (flat h * W + w in its plane)."""
+    a = input._array
+    size = (output_size, output_size) if isinstance(output_size, int) or output_size is None else tuple(output_size)
+    if a.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {_shape_text(a.shape)}")
+    for dim in range(a.ndim - 3, a.ndim):
+        if a.shape[dim] == 0:
+            raise RuntimeError("adaptive_max_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+                               f"but input has sizes {_shape_text(a.shape)} with dimension {dim} being empty")
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    size = tuple(a.shape[-2 + i] if s is None else s for i, s in enumerate(size))
+    out, indices = AdaptiveMaxPool2D.apply(input, size)
+    return (out, indices) if return_indices else out
+
+
+def adaptive_max_pool1d(input: Tensor, output_size: Ints,
+                        return_indices: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """Max-pool a signal (N, C, L) or (C, L) down to ``output_size`` cells: the 2-d op on (N, C, 1, L)."""
+    if input._array.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input._array.ndim}-dimensional tensor for argument "
+                           "#1 'self' (while checking arguments for adaptive_max_pool1d)")
+    (size,) = _single(output_size)
+    out, indices = AdaptiveMaxPool2D.apply(input.unsqueeze(-2), (1, size))
+    return (out.squeeze(-2), indices.squeeze(-2)) if return_indices else out.squeeze(-2)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Ints, stride: Ints | None = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The power-average pool: (sum of x**p over each window) ** (1/p). p = 1 is sum pooling, p -> inf tends to
+    max pooling. Composed as PyTorch composes it: avg_pool2d of x**p times the window's size, then the 1/p power
+    (a negative window sum, possible for odd p, is clamped to 0 first by sign * relu(abs))."""
+    kh, kw = _pair(kernel_size, "kernel_size", "avg_pool2d")
+    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kh * kw).pow(1.0 / norm_type)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Ints | None = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The power-average pool of a signal (N, C, L) or (C, L) (see ``lp_pool2d``)."""
+    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
 
 
 # ------------------------------------------------------------------------------------------------ the layers
@@ -494,6 +709,12 @@ class MaxPool2d(_MaxPoolNd):
     _function = staticmethod(max_pool2d)
 
 
+class MaxPool3d(_MaxPoolNd):
+    """The maximum of each window of a volume (N, C, D, H, W) (see ``F.max_pool3d``)."""
+
+    _function = staticmethod(max_pool3d)
+
+
 class AvgPool1d(Module):
     """The mean of each window of a signal (N, C, L) (see ``F.avg_pool1d``)."""
 
@@ -524,11 +745,19 @@ class AvgPool2d(Module):
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        return avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode, self.count_include_pad,
-                          self.divisor_override)
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                    self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    _function = staticmethod(avg_pool2d)
+
+
+class AvgPool3d(AvgPool2d):
+    """The mean of each window of a volume (N, C, D, H, W) (see ``F.avg_pool3d``)."""
+
+    _function = staticmethod(avg_pool3d)
 
 
 class AdaptiveAvgPool1d(Module):
@@ -551,3 +780,56 @@ class AdaptiveAvgPool2d(AdaptiveAvgPool1d):
 
     def forward(self, input: Tensor) -> Tensor:
         return adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveAvgPool3d(AdaptiveAvgPool1d):
+    """Average-pool a volume to ``output_size`` (d, h, w), whatever its size (see ``F.adaptive_avg_pool3d``)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return adaptive_avg_pool3d(input, self.output_size)
+
+
+class AdaptiveMaxPool1d(Module):
+    """Max-pool a signal to ``output_size`` cells, whatever its length (see ``F.adaptive_max_pool1d``)."""
+
+    _function = staticmethod(adaptive_max_pool1d)
+
+    def __init__(self, output_size: Ints, return_indices: bool = False) -> None:
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def forward(self, input: Tensor) -> Any:
+        return type(self)._function(input, self.output_size, self.return_indices)
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2d(AdaptiveMaxPool1d):
+    """Max-pool a feature map to ``output_size``, whatever its size (see ``F.adaptive_max_pool2d``)."""
+
+    _function = staticmethod(adaptive_max_pool2d)
+
+
+class LPPool1d(Module):
+    """The power-average pool of a signal: (sum of x**p over each window) ** (1/p) (see ``F.lp_pool1d``)."""
+
+    _function = staticmethod(lp_pool1d)
+
+    def __init__(self, norm_type: float, kernel_size: Ints, stride: Ints | None = None,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def forward(self, input: Tensor) -> Tensor:
+        return type(self)._function(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool2d(LPPool1d):
+    """The power-average pool of a feature map (see ``F.lp_pool2d``)."""
+
+    _function = staticmethod(lp_pool2d)
