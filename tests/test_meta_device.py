@@ -56,7 +56,7 @@ def test_the_default_device_makes_meta_tensors_and_layers() -> None:
         try:
             c, default = lib.ones(2), lib.get_default_device()
         finally:
-            lib.set_default_device("cpu")
+            lib.set_default_device(None)  # (None, not "cpu": PyTorch then drops its device mode)
         return _lines(a, layer.weight, layer.bias.is_meta, b, c, default, lib.get_default_device())
     as_pytorch(made, (None, """tensor(..., device='meta', size=(2,))
 Parameter containing:
@@ -119,6 +119,40 @@ def test_backward_gives_meta_gradients() -> None:
 tensor(..., device='meta', size=(3, 2))
 tensor(..., device='meta', size=(), grad_fn=<SumBackward0>)
 tensor(..., device='meta', size=(3, 2))""", []))
+
+
+def test_a_chain_of_ops_stays_meta_to_the_loss_and_back() -> None:
+    """A training step's shape on a meta model: layer, activation, a loss reduced to a number, its backward. Every
+    result, the 0-d ones of a chain included, stays meta, and so does every gradient."""
+    def step(lib: ModuleType) -> Text:
+        lib.manual_seed(0)
+        model = lib.nn.Sequential(lib.nn.Linear(2, 4), lib.nn.ReLU(), lib.nn.Linear(4, 3)).to("meta")
+        x = lib.randn(5, 2, device="meta")
+        out = model(x)
+        loss = lib.nn.functional.cross_entropy(out, lib.zeros(5, dtype=lib.int64, device="meta"))
+        loss.backward()
+        h = model[0](x)
+        return _lines(out, loss, (h * 2).sum(), (2 - h).relu().mean(), model[0].weight.grad, model[2].bias.grad)
+    as_pytorch(step, (None, """tensor(..., device='meta', size=(5, 3), grad_fn=<AddmmBackward0>)
+tensor(..., device='meta', size=(), grad_fn=<NllLossBackward0>)
+tensor(..., device='meta', size=(), grad_fn=<SumBackward0>)
+tensor(..., device='meta', size=(), grad_fn=<MeanBackward0>)
+tensor(..., device='meta', size=(4, 2))
+tensor(..., device='meta', size=(3,))""", []))
+
+
+def test_building_a_meta_model_draws_no_random_numbers() -> None:
+    """A meta parameter has no numbers to fill: its initialisation draws nothing, so what is drawn next is what
+    would have been drawn without it, as in PyTorch (a layer made on the CPU and then moved drew its weights)."""
+    def after(lib: ModuleType) -> list:
+        lib.manual_seed(0)
+        with lib.device("meta"):
+            lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Linear(4, 2))
+        first = lib.rand(2).tolist()
+        lib.manual_seed(0)
+        lib.nn.Linear(3, 4).to("meta")
+        return [first, lib.rand(1).tolist()]
+    as_pytorch(after, (None, "[[0.49625658988952637, 0.7682217955589294], [0.6976675987243652]]", []))
 
 
 # -- what has no numbers to give ---------------------------------------------------------------------------------

@@ -9,28 +9,22 @@ How this library does it, without one extra check in the ops or the engine. A me
 numpy array, of zeros allocated lazily (``np.zeros`` asks the system for zeroed pages, which cost no memory until
 written), and marked twice:
 
-* its class is ``MetaArray``, a subclass of ``numpy.ndarray``: numpy gives the subclass to the results of ufuncs
-  (``+``, ``exp``, ``maximum``), reductions, ``matmul``, views and ``astype`` computed from it;
-* its dtype carries numpy's ``metadata`` (``{"device": "meta"}``), which survives what strips the subclass: the
-  core wraps every op's result as ``np.asarray(result)``, a plain view with the same dtype. A dtype with metadata
-  equals, and hashes as, the plain dtype, so every dtype test and lookup of the library reads it as it is.
+* its class is ``MetaArray``, a subclass of ``numpy.ndarray``: numpy hands every ufunc, reduction and ``matmul``
+  computed from it to ``MetaArray.__array_ufunc__``, which marks the result (a full reduction's number too), and
+  ``np.asanyarray`` (what the core wraps a result with) keeps the class, so a chain of ops stays meta, gradients
+  included;
+* its dtype carries numpy's ``metadata`` (``{"device": "meta"}``), which survives a plain view of the array. A dtype
+  with metadata equals, and hashes as, the plain dtype, so every dtype test and lookup of the library reads it as it
+  is.
 
 ``is_meta(array)`` asks for either mark; the ``device`` of a tensor, its printing and its conversions ask it.
 
-What is covered, and what is not. The factories (``device="meta"``, ``with torch.device("meta")``,
-``set_default_device("meta")``, ``zeros_like``, ``new_zeros``), ``x.to("meta")``, a layer's parameters,
-``Module.to("meta")``, ``to_empty``, ``load_state_dict(..., assign=True)`` and ``functional_call`` on a meta model
-(the ensembling tutorial: the model's own parameters are never read) are meta exactly as PyTorch's. An op's result
-is meta when numpy keeps one of the marks: an op with a meta tensor that a factory made (a parameter, an input) among
-its inputs always; an op on results of other ops when numpy keeps the dtype's metadata, which it does for a result
-with dimensions computed from one meta array or with the meta array first (``linear``, ``relu``, ``softmax``,
-``x * 2``, ``x.sum(1)``, views), but not for a 0-d result computed from the result of another op (numpy makes it a
-plain number first: ``(x * 2).sum()`` then prints as a CPU ``tensor(0.)``), nor for ``2 - y``-like forms where the
-meta array comes second; gradients follow the same rule. An op also computes, on zeros: a meta model costs the
-time of a real one, never the memory of its weights. PyTorch refuses an op mixing a meta and a CPU tensor ("Tensor
-on device cpu is not on the expected device meta!"); this library computes it (a meta result, or a CPU one), since
-a result that lost its mark could not be told from a CPU tensor; and ``nonzero``, ``unique`` and boolean masks,
-which PyTorch refuses on meta tensors (their size depends on the numbers), give results here.
+What differs from PyTorch. An op computes, on zeros: a meta model costs the time of a real one, never the memory of
+its weights. PyTorch refuses an op mixing a meta and a CPU tensor ("Tensor on device cpu is not on the expected
+device meta!"); here the result is meta (the library's own constants, masks and zeros are CPU arrays, so a mixed op
+cannot be told from an ordinary one). ``nonzero``, ``unique`` and boolean masks, which PyTorch refuses on meta
+tensors (their size depends on the numbers), give results here. Random fills (``uniform_``, ``normal_``, the
+``nn.init`` functions built on them) draw nothing for a meta tensor, so the numbers drawn after it are PyTorch's.
 """
 
 from __future__ import annotations
@@ -53,9 +47,10 @@ class MetaArray(np.ndarray):
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         plain = [i.view(np.ndarray) if isinstance(i, MetaArray) else i for i in inputs]
         if "out" in kwargs:  # (in place, as PyTorch's ``add_``: into the caller's arrays, which keep their class)
-            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, MetaArray) else o for o in kwargs["out"])
+            given = kwargs["out"]
+            kwargs["out"] = tuple(o.view(np.ndarray) if isinstance(o, MetaArray) else o for o in given)
             getattr(ufunc, method)(*plain, **kwargs)
-            return kwargs["out"][0] if len(kwargs["out"]) == 1 else kwargs["out"]
+            return given[0] if len(given) == 1 else given  # (``out += b`` rebinds out to this: the caller's own)
         result = getattr(ufunc, method)(*plain, **kwargs)
         return tuple(map(mark, result)) if isinstance(result, tuple) else mark(result)
 
