@@ -86,7 +86,7 @@ def test_ruff_clean() -> None:
 LAYERS = [
     # beside the core: read last, or never
     {"_dtype", "_printing", "_device", "_messages", "_legacy", "_checks", "_decorators", "_hooks", "_arrays", "_quiet",
-     "_steal"},
+     "_steal", "_meta"},
     {"core"},
     {"ops", "autograd", "_creation", "_generator", "_out"},
     {"_tensor", "_functions", "_serialization", "_C", "storage"},

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _meta
 from . import _messages as M
-from ._device import on_cpu
+from ._device import Default, wants_meta
 from ._generator import Generator
 from .core.function import Function
 from .core.function import wrap as _wrap
@@ -57,11 +57,13 @@ def _np_dtype(dtype: Any, default: Any = np.float32) -> np.dtype:
     return dtype.np if isinstance(dtype, _dtype.dtype) else np.dtype(dtype)
 
 
-def _finish(array: np.ndarray, requires_grad: bool, name: str = "tensor") -> Tensor:
-    """``array`` as a new leaf; ``name``: the factory, as its refusal of ``requires_grad`` names it."""
+def _finish(array: np.ndarray, requires_grad: bool, name: str = "tensor", meta: bool | None = None) -> Tensor:
+    """``array`` as a new leaf; ``name``: the factory, as its refusal of ``requires_grad`` names it. ``meta``: on
+    the meta device, only array's shape and dtype are kept (None: as the default device says)."""
     if requires_grad is not False and (requires_grad is not True or array.dtype.kind not in "fc"):
         _refuse_requires_grad(requires_grad, name)
-    t = _wrap(array)
+    # (one line, the meta device's only cost on the path of every tensor(): the default device's flag, read once)
+    t = _wrap(_meta.empty(array.shape, array.dtype) if (Default.meta if meta is None else meta) else array)
     t._requires_grad = requires_grad
     return t
 
@@ -131,7 +133,7 @@ def tensor(data: Any, dtype: Any = None, device: Any = None, requires_grad: bool
     if dtype is None and device is None and _python_numbers(data):  # the usual case: Python floats are float32
         array = _grid(data)  # (PyTorch's default float type; numpy says float64), ints int64, bools bool
         return _finish(array.astype(np.float32) if array.dtype == np.float64 else array, requires_grad)
-    return _finish(_array(data, dtype, device), requires_grad)
+    return _finish(_array(data, dtype), requires_grad, meta=wants_meta(device))
 
 
 def _python_numbers(data: Any) -> bool:
@@ -178,11 +180,9 @@ def _refuse_data(data: Any) -> None:
     infer(data)
 
 
-def _array(data: Any, dtype: Any, device: Any) -> np.ndarray:
+def _array(data: Any, dtype: Any) -> np.ndarray:
     """``tensor(data)``'s array in general: a numpy array keeps its dtype, tensors and numpy scalars in lists keep
-    theirs, a dtype or a device may be given."""
-    if device is not None:
-        on_cpu(device)
+    theirs, a dtype may be given."""
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                       "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -226,12 +226,12 @@ def _inferred_dtype(data: Any) -> np.dtype:
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    on_cpu(device)
-    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype):
+    meta = wants_meta(device)
+    if isinstance(data, Tensor) and (dtype is None or data.dtype is dtype) and meta == _meta.is_meta(data._array):
         return data
-    if isinstance(data, np.ndarray) and dtype is None:
+    if isinstance(data, np.ndarray) and dtype is None and not meta:
         return from_numpy(data)
-    return tensor(data, dtype=dtype)
+    return tensor(data, dtype=dtype, device="meta" if meta else "cpu")
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
@@ -277,84 +277,89 @@ def _with_out(factory: Callable[..., Tensor]) -> Callable[..., Tensor]:
 
 @_with_out
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
+    meta = wants_meta(device)
     _needs_size("zeros", size)
-    return _finish(np.zeros(_size(size, "zeros"), _np_dtype(dtype)), requires_grad, "zeros")
+    return _finish(np.zeros(_size(size, "zeros"), _np_dtype(dtype)), requires_grad, "zeros", meta)
 
 
 @_with_out
 def ones(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
+    meta = wants_meta(device)
     _needs_size("ones", size)
-    return _finish(np.ones(_size(size, "ones"), _np_dtype(dtype)), requires_grad, "ones")
+    return _finish(np.ones(_size(size, "ones"), _np_dtype(dtype)), requires_grad, "ones", meta)
 
 
 @_with_out
 def empty(*size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     """A tensor whose values are "uninitialised": PyTorch leaves whatever was in memory (fast, when every
     element is about to be written); here they are zeros, but code must not rely on that."""
-    on_cpu(device)
+    meta = wants_meta(device)
     _needs_size("empty", size)
-    return _finish(np.zeros(_size(size, "empty"), _np_dtype(dtype)), requires_grad, "empty")
+    return _finish(np.zeros(_size(size, "empty"), _np_dtype(dtype)), requires_grad, "empty", meta)
 
 
 @_with_out
 def full(size: Sequence[int], fill_value: Any = _MISSING, dtype: Any = None, requires_grad: bool = False,
          device: Any = None) -> Tensor:
-    on_cpu(device)
+    meta = wants_meta(device)
     if fill_value is _MISSING:
         raise TypeError('full() missing 1 required positional arguments: "fill_value"')
     if dtype is None:  # PyTorch infers the dtype from the fill value
         dtype = np.bool_ if isinstance(fill_value, bool) else np.int64 if isinstance(fill_value, int) else np.float32
     if not isinstance(size, (tuple, list)):  # (full((2, 3), 0.5): the size is one argument, a tuple)
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {M.typename(size)}")
-    return _finish(np.full(_size(tuple(size), "full"), fill_value, _np_dtype(dtype)), requires_grad, "full")
+    return _finish(np.full(_size(tuple(size), "full"), fill_value, _np_dtype(dtype)), requires_grad, "full", meta)
 
 
 def _like(t: Tensor, dtype: Any) -> np.dtype:
-    return t._array.dtype if dtype is None else _np_dtype(dtype)
+    return _meta.plain(t._array.dtype) if dtype is None else _np_dtype(dtype)
+
+
+def _beside(t: Tensor, device: Any) -> Any:
+    """The device of a tensor made like ``t`` (``zeros_like(t)``, ``t.new_zeros(2)``): t's own, unless given."""
+    return device if device is not None else "meta" if _meta.is_meta(t._array) else "cpu"
 
 
 def zeros_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
-    return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad, "zeros_like")
+    meta = wants_meta(_beside(input, device))
+    return _finish(np.zeros(input._array.shape, _like(input, dtype)), requires_grad, "zeros_like", meta)
 
 
 def ones_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
-    return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad, "ones_like")
+    meta = wants_meta(_beside(input, device))
+    return _finish(np.ones(input._array.shape, _like(input, dtype)), requires_grad, "ones_like", meta)
 
 
 def full_like(input: Tensor, fill_value: Any, dtype: Any = None, requires_grad: bool = False,
               device: Any = None) -> Tensor:
-    on_cpu(device)
-    return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad, "full_like")
+    meta = wants_meta(_beside(input, device))
+    return _finish(np.full(input._array.shape, fill_value, _like(input, dtype)), requires_grad, "full_like", meta)
 
 
 def rand_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
-    return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return rand(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                 device=_beside(input, device))
 
 
 def randn_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
-    return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    return randn(*input._array.shape, dtype=dtype or input.dtype, requires_grad=requires_grad,
+                 device=_beside(input, device))
 
 
 @_with_out
 def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    on_cpu(device)
+    meta = wants_meta(device)
     for name, size in (("n", n), ("m", m)):
         if size is not None and size < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {size}")
-    return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad)
+    return _finish(np.eye(n, m, dtype=_np_dtype(dtype)), requires_grad, meta=meta)
 
 
 @_with_out
 def arange(start: float, end: float | None = None, step: float = 1, dtype: Any = None,
            requires_grad: bool = False, device: Any = None) -> Tensor:
     """``arange(5)`` -> 0..4 (int64); with any float argument the result is float32."""
-    on_cpu(device)
+    meta = wants_meta(device)
     if end is None:
         start, end = 0, start
     if step == 0:
@@ -365,7 +370,7 @@ def arange(start: float, end: float | None = None, step: float = 1, dtype: Any =
         ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = np.int64 if ints else np.float32
     n = max(int(np.ceil((end - start) / step)), 0)  # computed in double, as PyTorch does, then cast
-    return _finish(_range_values(start, step, n, _np_dtype(dtype)), requires_grad)
+    return _finish(_range_values(start, step, n, _np_dtype(dtype)), requires_grad, meta=meta)
 
 
 def _range_values(start: float, step: float, n: int, out: np.dtype) -> np.ndarray:
@@ -398,7 +403,7 @@ def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,
     again after the sum. Doing the multiply-add in a wider type and rounding once gives the same bits.
     (``np.linspace`` rounds differently in the last bit, and a function like ``sin`` near pi magnifies that.)
     """
-    on_cpu(device)
+    meta = wants_meta(device)
     if not isinstance(steps, (int, np.integer)):  # (numpy's default of 50 steps is not PyTorch's: none)
         raise TypeError(M.invalid_combination("linspace", (start, end) if steps is _MISSING else (start, end, steps),
                                               M.LINSPACE_SIGNATURES))
@@ -406,7 +411,7 @@ def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if steps < 2 or not (out in _WIDER or out.kind == "i"):  # one point, or a rarer dtype: numpy's values
-        return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(out), requires_grad)
+        return _finish(np.linspace(start, end, steps, dtype=np.float64).astype(out), requires_grad, meta=meta)
     first, last = out.type(start), out.type(end)  # an integer dtype truncates the ends first, as PyTorch does
     if out.kind == "f":
         step, wide = (last - first) / out.type(steps - 1), _WIDER[out]
@@ -415,7 +420,7 @@ def linspace(start: float, end: float, steps: int = _MISSING, dtype: Any = None,
     i = np.arange(steps)
     from_start = wide(first) + wide(step) * i
     from_end = wide(last) - wide(step) * (steps - 1 - i)
-    return _finish(np.where(i < steps // 2, from_start, from_end).astype(out), requires_grad)
+    return _finish(np.where(i < steps // 2, from_start, from_end).astype(out), requires_grad, meta=meta)
 
 
 # A type wide enough to hold step * i exactly, so the multiply-add is rounded once (for float64 that needs the
@@ -427,25 +432,25 @@ _WIDER = {np.dtype(np.float32): np.float64, np.dtype(np.float64): np.longdouble}
 def rand(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
          requires_grad: bool = False, device: Any = None) -> Tensor:
     """Uniform random numbers in [0, 1). (The shape as ``rand(2, 3)``, ``rand((2, 3))`` or ``rand(size=(2, 3))``.)"""
-    on_cpu(device)
-    shape = _size(sizes if size is None else (size,), "rand")
-    return _finish((generator or default_generator).uniform(shape, _np_dtype(dtype)), requires_grad, "rand")
+    shape, meta = _size(sizes if size is None else (size,), "rand"), wants_meta(device)
+    return _finish(_meta.empty(shape, _np_dtype(dtype)) if meta else
+                   (generator or default_generator).uniform(shape, _np_dtype(dtype)), requires_grad, "rand", meta)
 
 
 @_with_out
 def randn(*sizes: Any, size: Sequence[int] | None = None, generator: Generator | None = None, dtype: Any = None,
           requires_grad: bool = False, device: Any = None) -> Tensor:
     """Standard normal random numbers (mean 0, standard deviation 1); the shape given as for :func:`rand`."""
-    on_cpu(device)
-    shape = _size(sizes if size is None else (size,), "randn")
-    return _finish((generator or default_generator).normal(shape, _np_dtype(dtype)), requires_grad, "randn")
+    shape, meta = _size(sizes if size is None else (size,), "randn"), wants_meta(device)
+    return _finish(_meta.empty(shape, _np_dtype(dtype)) if meta else
+                   (generator or default_generator).normal(shape, _np_dtype(dtype)), requires_grad, "randn", meta)
 
 
 @_with_out
 def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Generator | None = None,
             dtype: Any = None, device: Any = None) -> Tensor:
     """Random integers in [low, high): ``randint(low, high, size)``, or ``randint(high, size)`` from 0."""
-    on_cpu(device)
+    meta = wants_meta(device)
     if isinstance(high, (tuple, list)):  # randint(high, size)
         low, high, size = 0, low, high
     if high is None:
@@ -453,13 +458,14 @@ def randint(low: int, high: Any = None, size: Sequence[int] = (), generator: Gen
     shape, dt = _size(tuple(size), "randint"), _np_dtype(dtype, np.int64)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    return _wrap((generator or default_generator).integers(low, high, shape, dt))
+    return _finish(_meta.empty(shape, dt) if meta else (generator or default_generator).integers(low, high, shape, dt),
+                   False, meta=meta)
 
 
 def randint_like(input: Tensor, low: int, high: int | None = None, *, dtype: Any = None, requires_grad: bool = False,
                  device: Any = None) -> Tensor:
     """Random integers in [low, high) (``randint_like(x, high)``: from 0) in a tensor of input's shape and dtype."""
-    out = randint(low, high, input._array.shape, dtype=dtype or input.dtype, device=device)
+    out = randint(low, high, input._array.shape, dtype=dtype or input.dtype, device=_beside(input, device))
     return out.requires_grad_() if requires_grad else out
 
 
@@ -468,13 +474,15 @@ def normal(mean: Any, std: Any = 1.0, size: Sequence[int] | None = None, *, gene
     """Normal random numbers of mean ``mean`` and standard deviation ``std``: numbers with a ``size``, or tensors
     (one draw per element, their shapes broadcast). With tensors that require grad, ``mean + std * noise``: the
     gradient reaches mean (1) and std (the noise)."""
-    on_cpu(device)
+    meta = wants_meta(device)
     gen = generator or default_generator
     if not isinstance(mean, Tensor) and not isinstance(std, Tensor):
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments: give a size with number mean and "
                             "std, or a tensor mean or std")
-        return _finish(gen.normal(_size(tuple(size)), _np_dtype(dtype), mean, std), requires_grad)
+        shape = _size(tuple(size))
+        return _finish(_meta.empty(shape, _np_dtype(dtype)) if meta else gen.normal(shape, _np_dtype(dtype), mean, std),
+                       requires_grad, meta=meta)
     shape = np.broadcast_shapes(*[t._array.shape for t in (mean, std) if isinstance(t, Tensor)])
     like = mean if isinstance(mean, Tensor) else std
     noise = gen.normal(shape, like._array.dtype)  # (as PyTorch: standard normals, then * std + mean)
@@ -510,8 +518,9 @@ _NORMAL = {(True, False): _Normal, (False, True): _NormalStd, (True, True): _Nor
 
 @_with_out
 def randperm(n: int, generator: Generator | None = None, dtype: Any = None, device: Any = None) -> Tensor:
-    on_cpu(device)
-    return _wrap((generator or default_generator).permutation(n).astype(_np_dtype(dtype, np.int64)))
+    meta, dt = wants_meta(device), _np_dtype(dtype, np.int64)
+    return _finish(_meta.empty((n,), dt) if meta else (generator or default_generator).permutation(n).astype(dt), False,
+                   meta=meta)
 
 
 class Poisson(Function):
@@ -597,21 +606,21 @@ def empty_like(input: Tensor, dtype: Any = None, requires_grad: bool = False, de
 
 # ``x.new_zeros(2, 3)`` and friends: a new tensor with x's dtype (unless given), no relation to x otherwise.
 def new_zeros(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=_beside(self, device))
 
 
 def new_ones(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
-    return ones(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+    return ones(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=_beside(self, device))
 
 
 def new_empty(self: Tensor, *size: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
     """Like :func:`new_zeros`: "uninitialised" values, which here happen to be zeros (do not rely on it)."""
-    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+    return zeros(*size, dtype=_like(self, dtype), requires_grad=requires_grad, device=_beside(self, device))
 
 
 def new_full(self: Tensor, size: Sequence[int], fill_value: Any, dtype: Any = None, requires_grad: bool = False,
              device: Any = None) -> Tensor:
-    return full(size, fill_value, dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+    return full(size, fill_value, dtype=_like(self, dtype), requires_grad=requires_grad, device=_beside(self, device))
 
 
 def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool = False, device: Any = None) -> Tensor:
@@ -622,7 +631,7 @@ def new_tensor(self: Tensor, data: Any, dtype: Any = None, requires_grad: bool =
                       "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
         data = data._array.copy()
     return tensor(np.asarray(_unwrap(data)) if not isinstance(data, np.ndarray) else data,
-                  dtype=_like(self, dtype), requires_grad=requires_grad, device=device)
+                  dtype=_like(self, dtype), requires_grad=requires_grad, device=_beside(self, device))
 
 
 def _unwrap(data: Any, nested: bool = False) -> Any:

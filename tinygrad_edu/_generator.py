@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ._device import on_cpu
+from ._meta import is_meta
 from .core.function import wrap
 
 DEFAULT_SEED = 67280421310721  # PyTorch's default_rng_seed_val, where a new torch.Generator() starts
@@ -235,7 +236,10 @@ class Generator:
 def in_memory_order(a: np.ndarray, draw: Any) -> np.ndarray:
     """Values for the elements of ``a`` (a tensor changed in place), drawn in the order the elements lie in memory, as
     PyTorch fills a tensor (a transposed one column by column), and laid out in ``a``'s shape. ``draw(shape)``
-    draws them."""
+    draws them. A meta tensor has no numbers to fill: nothing is drawn, and the generator's next numbers are those
+    there would have been without it, as in PyTorch."""
+    if is_meta(a):
+        return np.zeros(a.shape, a.dtype)
     order = sorted(range(a.ndim), key=lambda d: a.strides[d], reverse=True)  # (outermost first; stable for ties)
     return draw(tuple(a.shape[d] for d in order)).transpose(np.argsort(order))
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _dtype
+from . import _dtype, _meta
 
 
 @dataclasses.dataclass
@@ -256,16 +256,15 @@ def tensor_repr(
 
     ``prefix`` opens the text and ``indent`` (default: ``len(prefix)``) is where continuation lines start.
     """
-    array = np.asarray(array, dtype=dtype.np)
     if indent is None:
         indent = len(prefix)
     suffixes = []
-    if array.size == 0:
+    if _meta.is_meta(array):  # a meta tensor has no numbers to show: "...", then where it is and its size
+        suffixes, body = ["device='meta'", f"size={tuple(array.shape)}"], "..."
+    elif (array := np.asarray(array, dtype=dtype.np)).size == 0:
         # No values to read the shape or the type from, so say them, except what "[]" already tells.
         if array.ndim != 1:
             suffixes.append(f"size={tuple(array.shape)}")
-        if dtype is not _dtype.float32:
-            suffixes.append(f"dtype={dtype!r}")
         body = "[]"
     else:
         if not PRINT_OPTS.edgeitems:  # "[...]" says nothing of the shape
@@ -273,6 +272,8 @@ def tensor_repr(
         if dtype not in _DEFAULT_DTYPES:
             suffixes.append(f"dtype={dtype!r}")
         body = _tensor_str(array, indent)
+    if body in ("...", "[]") and dtype is not _dtype.float32:  # (no numbers that tell an int from a float)
+        suffixes.append(f"dtype={dtype!r}")
     if grad_fn_name is not None:
         suffixes.append(f"grad_fn=<{grad_fn_name}>")
     elif requires_grad:

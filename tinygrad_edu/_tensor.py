@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks, _creation, _device, _dtype, _out
+from . import _checks, _creation, _device, _dtype, _meta, _out
 from . import _messages as M
 from . import storage as _storage
 from ._generator import in_memory_order
@@ -67,6 +67,36 @@ def _compare(op: Callable[[Any, Any], Any], reflect: bool = False) -> Callable[[
 
 def _refuse(message: str) -> None:
     raise RuntimeError(message)
+
+
+def _readable(array: np.ndarray) -> np.ndarray:
+    """``array``, whose one number is about to be read: refused for a meta tensor's, which has none."""
+    if _meta.is_meta(array):
+        raise RuntimeError("Tensor.item() cannot be called on meta tensors")
+    return array
+
+
+_PLACES = (str, _device.device, _core.Tensor)  # what in ``x.to(...)`` may name a device
+
+
+def _meta_to(x: Tensor, args: tuple, dtype: Any, device: Any, kwargs: dict) -> Tensor:
+    """``x.to(...)`` naming a device or a tensor: to the meta device, a copy without numbers (``ToCopyBackward0``,
+    as PyTorch records it); from it to the CPU, an error (there is nothing to copy); the rest, the core's ``to``."""
+    others = [a for a in args if isinstance(a, _core.Tensor)]
+    places = [a for a in (*args, device) if isinstance(a, (str, _device.device))] + [
+        "meta" if _meta.is_meta(a._array) else "cpu" for a in others]
+    rest = tuple(a for a in args if not isinstance(a, _PLACES)) + tuple(a.dtype for a in others[:1])
+    kinds = {_device.device(p).type for p in places}
+    if len(kinds) != 1 or not kinds <= {"cpu", "meta"}:
+        return _core.Tensor.to(x, *args, dtype=dtype, device=device, **kwargs)  # (refused there, in its words)
+    meta, here = kinds == {"meta"}, _meta.is_meta(x._array)
+    if here and not meta:
+        raise NotImplementedError(_meta.NO_DATA)
+    if meta and not here:  # a copy, as PyTorch's, whose numbers are then dropped
+        y = _derivatives.ToCopy.apply(x, _dtype.requested(rest, dtype, Tensor) or x._array.dtype)
+        y._array = _meta.empty(y._array.shape, y._array.dtype)
+        return y
+    return _core.Tensor.to(x, *rest, dtype=dtype, **kwargs)  # (on the device it is: a dtype at most changes)
 
 
 def _not_views(pieces: tuple) -> tuple:
@@ -197,28 +227,41 @@ class Tensor(_core.Tensor):
 
     @property
     def device(self) -> _device.device:
-        """Where the numbers live: always ``device(type='cpu')``, numpy's main memory."""
-        return _device.CPU
+        """Where the numbers live: ``device(type='cpu')``, numpy's main memory; or ``device(type='meta')`` for a
+        tensor without numbers (``_meta.py``)."""
+        return _device.META if _meta.is_meta(self._array) else _device.CPU
+
+    @property
+    def is_meta(self) -> bool:
+        """Whether this tensor is on the meta device: a shape and a dtype, no numbers."""
+        return _meta.is_meta(self._array)
 
     # -- conversion to Python and numpy ----------------------------------------------------------------------------
     def item(self) -> int | float | bool:
         if self._array.size != 1:
             raise RuntimeError(f"a Tensor with {self._array.size} elements cannot be converted to Scalar")
-        return self._array.item()
+        return _readable(self._array).item()
 
     def tolist(self) -> Any:
+        if _meta.is_meta(self._array):
+            raise NotImplementedError(_meta.NO_DATA)
         return self._array.tolist()
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The numbers as a numpy array that shares memory with this tensor (refused for a tensor that requires
-        grad while grad mode is on: a Function's forward, which runs with it off, may call it)."""
+        grad while grad mode is on: a Function's forward, which runs with it off, may call it; and for a meta
+        tensor, which has no numbers)."""
         if self._requires_grad and GradMode.enabled and not force:
             raise RuntimeError(M.NUMPY_REQUIRES_GRAD)
+        if _meta.is_meta(self._array):
+            raise TypeError(_meta.NO_NUMPY)
         return self._array
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if self._requires_grad and GradMode.enabled:  # np.array(x), plt.plot(x): as x.numpy(), refused while grad
             raise RuntimeError(M.NUMPY_REQUIRES_GRAD)  # mode is on for a tensor that requires grad (no_grad: allowed)
+        if _meta.is_meta(self._array):
+            raise TypeError(_meta.NO_NUMPY)
         return self._array if dtype is None else self._array.astype(dtype)
 
     def __float__(self) -> float:
@@ -233,19 +276,19 @@ class Tensor(_core.Tensor):
         """The one element, for float(t), int(t) and math functions (PyTorch's error is a ValueError there)."""
         if self._array.size != 1:
             raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._array.item()
+        return _readable(self._array).item()
 
     def __bool__(self) -> bool:
         if self._array.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._array.item())
+        return bool(_readable(self._array).item())
 
     # -- more of a tensor's metadata -------------------------------------------------------------------------------
     nelement = numel
 
     @property
     def is_cpu(self) -> bool:
-        return True
+        return not _meta.is_meta(self._array)
 
     def _bump_version(self) -> None:
         self._version_counter[0] += 1
@@ -325,7 +368,7 @@ class Tensor(_core.Tensor):
     def __format__(self, spec: str) -> str:
         """In an f-string a 0-d tensor is its Python number, as in PyTorch: ``f"{loss:.3f}"`` prints ``0.247``.
         Other tensors print as ``str(t)``, and a format spec for them is an error."""
-        if self._array.ndim == 0:
+        if self._array.ndim == 0 and not _meta.is_meta(self._array):
             return self._array.item().__format__(spec)
         return object.__format__(self, spec)
 
@@ -346,8 +389,8 @@ class Tensor(_core.Tensor):
         """``x.type()``: the type's old-style name, ``'tinygrad_edu.FloatTensor'``; ``x.type(dtype)`` converts, as
         ``x.to(dtype)``, and so do a legacy type (``x.type(torch.LongTensor)``) and a name (``'torch.DoubleTensor'``
         is read as ``'tinygrad_edu.DoubleTensor'``, so that code written for PyTorch runs)."""
-        if dtype is None:
-            return f"tinygrad_edu.{_dtype.LEGACY_NAMES[self.dtype]}"
+        if dtype is None:  # (a meta tensor's type says where it is: 'tinygrad_edu.meta.FloatTensor')
+            return f"tinygrad_edu.{'meta.' if _meta.is_meta(self._array) else ''}{_dtype.LEGACY_NAMES[self.dtype]}"
         if isinstance(dtype, str):
             if dtype not in _TYPE_NAMES:
                 raise ValueError(f"invalid type: '{dtype}'")
@@ -370,7 +413,16 @@ class Tensor(_core.Tensor):
         return self if self._array.flags.c_contiguous else self.clone()
 
     def cpu(self) -> Tensor:
+        if _meta.is_meta(self._array):
+            raise NotImplementedError(_meta.NO_DATA)
         return self
+
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **kwargs: Any) -> Tensor:
+        """Convert to a dtype (``x.to(tinygrad_edu.float64)``), to another tensor's dtype and device (``x.to(y)``),
+        or to a device: "cpu", or "meta" (a tensor without numbers, recorded as ``ToCopyBackward0``)."""
+        if device is None and not any(isinstance(a, _PLACES) for a in args):  # a dtype only: the core's
+            return _core.Tensor.to(self, *args, dtype=dtype, **kwargs)
+        return _meta_to(self, args, dtype, device, kwargs)
 
     def cuda(self, device: Any = None, non_blocking: bool = False, memory_format: Any = None) -> Tensor:
         """``x.cuda()``, from code written for a GPU: refused as ``x.to("cuda")`` is (there is no GPU here)."""

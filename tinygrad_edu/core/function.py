@@ -419,7 +419,7 @@ def _outputs(cls: type[Function], ctx: BackwardCFunction, args: tuple, out: Any,
     results, enabled = [], GradMode.enabled
     for o in out if many else (out,):
         if isinstance(o, (np.ndarray, np.generic)) and not ctx._learners:  # (numpy turns 0-d results into scalars;
-            o = wrap(np.asarray(o))  # a learner's array stays one, as in PyTorch)
+            o = wrap(np.asanyarray(o))  # a learner's array stays one, as in PyTorch)
         elif _is_one_of(o, ctx._dirty):  # an input changed in place: it stays itself, with a new history
             if record:
                 C.check_dirty(o, _is_one_of(o, args), len(out) if many else 1)

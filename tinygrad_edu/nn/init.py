@@ -22,14 +22,17 @@ import warnings
 
 import numpy as np
 
+from .. import _meta
 from .._creation import Generator, default_generator
 from .._tensor import Tensor
 from ..core.grad_mode import no_grad
 
 
 def _fill(tensor: Tensor, values: np.ndarray | float) -> Tensor:
-    """Write ``values`` into the tensor's own memory (the tensor object stays the same) and record the change."""
-    np.copyto(tensor._array, values, casting="unsafe")
+    """Write ``values`` into the tensor's own memory (the tensor object stays the same) and record the change;
+    a meta tensor has no memory to write (its untouched zeros take none)."""
+    if not _meta.is_meta(tensor._array):
+        np.copyto(tensor._array, values, casting="unsafe")
     tensor._version_counter[0] += 1
     return tensor
 

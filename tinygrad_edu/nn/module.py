@@ -24,13 +24,14 @@ it out of ``state_dict`` (a value recomputed from the others, not worth saving).
 
 from __future__ import annotations
 
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import _device, _dtype
+from .. import _device, _dtype, _meta
 from .._tensor import RemovableHandle, Tensor, _wrap
 from .hooks import Hook, ModuleHooks, call_with_hooks
 from .parameter import Buffer, Parameter, UninitializedParameter
@@ -264,7 +265,7 @@ class Module:
             raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(tinygrad_edu Tensor or None required)")
         self._forget(name, keep=self._buffers)
-        self._buffers[name] = tensor
+        self._buffers[name] = tensor.to("meta") if tensor is not None and _device.Default.meta else tensor
         if persistent:
             self._non_persistent_buffers_set.discard(name)
         else:
@@ -430,13 +431,19 @@ class Module:
         """Convert floating-point parameters (and their grads) to ``dtype``, in place; e.g. ``.double()``
         before ``gradcheck``. Floating-point buffers are replaced by converted copies (as PyTorch does: a buffer
         is state, not a tensor an optimizer holds); integer ones (``num_batches_tracked``) stay as they are.
-        Devices other than "cpu" are not supported."""
+        The devices are "cpu" and "meta": ``to("meta")`` puts a new Parameter of the same shape and dtype, without
+        numbers, in the place of each (as PyTorch does); back from meta there is nothing to copy (``to_empty``)."""
         for a in (*args, kwargs.get("device")):
             if isinstance(a, _dtype.dtype):
                 dtype = a
+            elif isinstance(a, (str, _device.device)) and str(a).partition(":")[0] == "meta":
+                self._to_meta()
             elif isinstance(a, (str, _device.device)) and str(a) != "cpu":
                 _device.refuse(str(a).partition(":")[0],
                                f"tinygrad_edu runs on the CPU only; cannot move a module to '{a}'")
+            elif isinstance(a, (str, _device.device)):
+                self._refuse_meta(" Please use tinygrad_edu.nn.Module.to_empty() instead of tinygrad_edu.nn.Module."
+                                  "to() when moving module from meta to a different device.")
         if dtype is not None:
             for p in self.parameters():
                 if p._array.dtype.kind == "f" and p._array.dtype != dtype.np:
@@ -461,6 +468,39 @@ class Module:
         return self.to(_dtype.float16)
 
     def cpu(self) -> Module:
+        self._refuse_meta("")
+        return self
+
+    def _tensors(self, recurse: bool = True) -> Iterator[tuple[dict, str, Tensor]]:
+        """Every parameter and buffer of this module (and below), as (the dict holding it, its name, it)."""
+        for module in self.modules() if recurse else (self,):
+            for store in (module._parameters, module._buffers):
+                yield from ((store, name, t) for name, t in list(store.items()) if t is not None)
+
+    def _refuse_meta(self, hint: str) -> None:
+        """To the CPU from the meta device: PyTorch's refusal, there being no numbers to copy (``hint``: what
+        ``to`` adds to it)."""
+        if any(_meta.is_meta(t._array) for _, _, t in self._tensors()):
+            raise NotImplementedError(_meta.NO_DATA + hint)
+
+    def _to_meta(self) -> None:
+        """``to("meta")``: every parameter (with its grad) and buffer replaced by a meta one of its shape and dtype."""
+        for store, name, t in self._tensors():
+            if isinstance(t, Parameter):  # (a new Parameter, as PyTorch's: an optimizer's old one keeps its numbers)
+                store[name] = Parameter(_wrap(_meta.empty(t._array.shape, t._array.dtype)), t.requires_grad)
+                if t._grad is not None:
+                    store[name].grad = _wrap(_meta.empty(t._grad._array.shape, t._grad._array.dtype))
+            else:
+                store[name] = t.to("meta")
+
+    def to_empty(self, *, device: Any, recurse: bool = True) -> Module:
+        """Give every parameter and buffer new, uninitialised storage on ``device`` (PyTorch's memory as it
+        was; here zeros): the way from a model built on the meta device to one whose numbers can be set (by
+        ``reset_parameters()`` or ``load_state_dict``). The Parameter objects stay the same."""
+        meta = _device.wants_meta(device)
+        for _, _, t in self._tensors(recurse):
+            dtype = np.dtype(t._array.dtype.str)  # (without the meta mark)
+            t._array = _meta.empty(t._array.shape, dtype) if meta else np.zeros(t._array.shape, dtype)
         return self
 
     def cuda(self, device: Any = None) -> Module:
@@ -484,10 +524,13 @@ class Module:
                 module.state_dict(destination, prefix + name + ".", keep_vars)
         return destination
 
-    def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True) -> _IncompatibleKeys:
+    def load_state_dict(self, state_dict: dict[str, Tensor], strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
         """Copy the values of ``state_dict`` into this module's parameters and persistent buffers, in place.
 
         With ``strict`` (the default), missing or unexpected keys are an error. Shape mismatches always are.
+        With ``assign``, the tensors of ``state_dict`` take the places of the module's own (a parameter's
+        ``requires_grad`` kept): the way to fill a model built on the meta device, which has nowhere to copy to.
         """
         own = self.state_dict(keep_vars=True)
         errors = []
@@ -506,6 +549,13 @@ class Module:
             elif src._array.shape != param._array.shape:
                 errors.append(f"size mismatch for {key}: copying a param with shape {src.shape} from checkpoint, "
                               f"the shape in current model is {param.shape}.")
+            elif assign:
+                self._assign(key, src, param)
+            elif _meta.is_meta(param._array) and not _meta.is_meta(src._array):
+                warnings.warn(f"for {key}: copying from a non-meta parameter in the checkpoint to a meta parameter in "
+                              "the current model, which is a no-op. (Did you mean to pass `assign=True` to assign "
+                              "items in the state dictionary to their corresponding key in the module instead of "
+                              "copying them in place?)", UserWarning, stacklevel=2)
             else:
                 np.copyto(param._array, src._array, casting="unsafe")
                 param._version_counter[0] += 1
@@ -519,6 +569,17 @@ class Module:
             raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(type(self).__name__,
                                                                                    "\n\t".join(errors)))
         return _IncompatibleKeys(missing, unexpected)
+
+    def _assign(self, key: str, src: Tensor, own: Tensor) -> None:
+        """``load_state_dict(..., assign=True)``: ``src`` in the place of ``own`` (a parameter stays a Parameter,
+        with own's ``requires_grad``)."""
+        *path, name = key.split(".")
+        module = self.get_submodule(".".join(path)) if path else self
+        if name in module._parameters:
+            module._parameters[name] = src.requires_grad_(own.requires_grad) if isinstance(src, Parameter) else \
+                Parameter(src, requires_grad=own.requires_grad)
+        else:
+            module._buffers[name] = src
 
     # ------------------------------------------------------------------------------ printing
     def extra_repr(self) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _device, _meta
 from .._tensor import Tensor, _init, _wrap
 
 
@@ -22,7 +23,9 @@ class Parameter(Tensor):
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True) -> None:
         if data is None:
             data = _wrap(np.empty(0, dtype=np.float32))
-        _init(self, data._array, requires_grad)
+        # (the layers make their weights with numpy directly: inside ``with torch.device("meta")`` they are meta)
+        meta = _device.Default.meta and not _meta.is_meta(data._array)
+        _init(self, _meta.empty(data._array.shape, data._array.dtype) if meta else data._array, requires_grad)
         self._version_counter = data._version_counter  # same storage, so in-place changes count for both
 
     def __repr__(self) -> str:
