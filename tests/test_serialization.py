@@ -89,3 +89,23 @@ def test_same_calls_as_pytorch() -> None:
         return repr(lib.load(buf, weights_only=True))
 
     as_pytorch(round_trip, (None, repr("{'w': tensor([1., 2.]), 'step': 7}"), []))
+
+
+def test_mmap_loads_a_checkpoint_file(tmp_path: Path) -> None:
+    """``torch.load(path, mmap=True, weights_only=True)``, as the checkpoint-loading recipe calls it: the same values
+    as without mmap; from an open buffer, PyTorch's error (mmap needs a file path)."""
+
+    def loaded(lib: ModuleType) -> str:
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save({"w": lib.tensor([1.0, 2.0])}, path)
+        return repr(lib.load(path, mmap=True, weights_only=True))
+
+    as_pytorch(loaded, (None, repr("{'w': tensor([1., 2.])}"), []))
+
+    def from_buffer(lib: ModuleType) -> object:
+        buf = io.BytesIO()
+        lib.save({"w": lib.ones(1)}, buf)
+        buf.seek(0)
+        return lib.load(buf, mmap=True)
+
+    as_pytorch(from_buffer, ("ValueError", "f must be a file path in order to use the mmap argument", []))

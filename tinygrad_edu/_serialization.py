@@ -51,9 +51,14 @@ def save(obj: Any, f: str | os.PathLike | IO[bytes], pickle_protocol: int = 2) -
         pickle.dump(obj, f, protocol=pickle_protocol)
 
 
-def load(f: str | os.PathLike | IO[bytes], map_location: Any = None, *, weights_only: bool | None = None) -> Any:
+def load(f: str | os.PathLike | IO[bytes], map_location: Any = None, *, weights_only: bool | None = None,
+         mmap: bool | None = None) -> Any:
     """Read back what ``save`` wrote. ``weights_only`` (the default, True) refuses anything but data; pass
-    False for a whole pickled object from a file you trust. ``map_location`` may only name the CPU."""
+    False for a whole pickled object from a file you trust. ``map_location`` may only name the CPU. ``mmap=True``
+    (PyTorch: map the file's tensors into memory rather than read them, for checkpoints larger than memory) asks
+    for a file path, as in PyTorch; the tensors are then read as usual, which gives the same values."""
+    if mmap and not isinstance(f, (str, os.PathLike)):
+        raise ValueError("f must be a file path in order to use the mmap argument")
     if map_location is not None and str(map_location) != "cpu":
         raise RuntimeError(f"tinygrad_edu runs on the CPU only: cannot load onto {map_location!r} "
                            "(use map_location='cpu', or leave it out)")
