@@ -26,11 +26,27 @@ def negative(self: np.ndarray) -> np.ndarray:
 
 
 def power_scalar(self: np.ndarray, exponent: float) -> np.ndarray:
-    """``x ** p`` for a number p: an integer tensor to a float power is float32; to a negative int power, refused."""
-    if self.dtype.kind != "f" and (isinstance(exponent, float) or exponent < 0):
-        if exponent < 0 and not isinstance(exponent, float):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return np.power(self.astype(np.float32), exponent)
+    """``x ** p`` for a number p: an integer tensor to a float power is float32; to a negative int power, refused.
+
+    For floats, PyTorch's kernel computes the common powers without calling ``pow``, and so does this: ``x * x * x``
+    for 3, ``1 / (x * x)`` for -2, ``sqrt`` for 0.5 and ``1 / sqrt`` for -0.5 (2 and -1 are numpy's own fast paths,
+    the same ``x * x`` and ``1 / x``). The results are the same numbers up to rounding, but ``pow`` rounds once where
+    these round two or three times: in float32 a third of the cubes differ in the last bit, so a tutorial's loss
+    (``a + b x + c x^2 + d x^3``) would print other digits than PyTorch's."""
+    if self.dtype.kind != "f":
+        if isinstance(exponent, float) or exponent < 0:
+            if exponent < 0 and not isinstance(exponent, float):
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            return np.power(self.astype(np.float32), exponent)
+        return np.power(self, exponent)
+    if exponent == 3:
+        return self * self * self
+    if exponent == -2:
+        return self.dtype.type(1) / (self * self)
+    if exponent == 0.5:
+        return np.sqrt(self)
+    if exponent == -0.5:
+        return self.dtype.type(1) / np.sqrt(self)
     return np.power(self, exponent)
 
 
