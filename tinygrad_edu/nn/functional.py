@@ -22,7 +22,7 @@ multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C      
 margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
 F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``, interpolate in
 ``upsampling``, fold, unfold and the pixel shuffles in ``fold``; layer_norm, batch_norm,
-instance_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
+instance_norm, embedding and embedding_bag live in ``normalization`` and ``sparse``, next to their layers.
 """
 
 from __future__ import annotations
@@ -65,18 +65,19 @@ from .pooling import (
     avg_pool3d,
     lp_pool1d,
     lp_pool2d,
+    lp_pool3d,
     max_pool1d,
     max_pool2d,
     max_pool3d,
 )
-from .sparse import embedding
+from .sparse import embedding, embedding_bag
 from .upsampling import interpolate
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
 __all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"]  # smooth and capped activations
-__all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss", "layer_norm", "normalize",
-            "pairwise_distance", "smooth_l1_loss", "softmin"]
+__all__ += ["cosine_similarity", "embedding", "embedding_bag", "huber_loss", "kl_div", "l1_loss", "layer_norm",
+            "normalize", "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_"]  # in place
@@ -90,7 +91,7 @@ __all__ += ["bilinear", "pdist", "rrelu", "rrelu_", "softshrink"]
 __all__ += ["hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
             "triplet_margin_with_distance_loss"]
 __all__ += ["adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d",
-            "max_pool3d"]
+            "lp_pool3d", "max_pool3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
