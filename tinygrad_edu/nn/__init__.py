@@ -9,7 +9,8 @@
 * ``rnn``: the recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells ``RNNCell``, ``LSTMCell``,
   ``GRUCell`` (a float32 LSTM's layers are ``MkldnnRnnLayerBackward0`` nodes, as on PyTorch's CPU)
 * ``activation`` also holds ``MultiheadAttention`` (as PyTorch's does); ``F.scaled_dot_product_attention`` and
-  ``F.multi_head_attention_forward`` compose attention from matmul, softmax and dropout
+  ``F.multi_head_attention_forward`` compose attention from matmul, softmax and dropout (recorded as one
+  ``ScaledDotProductFlashAttentionForCpuBackward0`` node where PyTorch's CPU runs its fused kernel)
 * ``transformer``: ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
   ``TransformerDecoder`` and ``Transformer``
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
