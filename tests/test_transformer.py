@@ -365,6 +365,10 @@ CASES: dict[str, Case] = {
     "sdpa float mask, unbatched": _sdpa(((4, 5), (6, 5), (6, 7)), "float"),
     "sdpa grouped-query": _sdpa(((2, 4, 4, 5), (2, 2, 6, 5), (2, 1, 6, 7)), enable_gqa=True),
     "sdpa dropout": _sdpa(((2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 7)), dropout_p=0.4),
+    "sdpa fused: one head size": _sdpa(((2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 5))),
+    "sdpa fused: bool mask, a row that sees nothing": _sdpa(((2, 3, 4, 5), (2, 3, 6, 5), (2, 3, 6, 5)), "bool"),
+    "sdpa fused: causal, grouped-query, scale": _sdpa(((1, 4, 5, 3), (1, 2, 5, 3), (1, 2, 5, 3)), is_causal=True,
+                                                      enable_gqa=True, scale=0.7),
     "mha self-attention": _mha(lambda nn: nn.MultiheadAttention(8, 2), ((4, 3, 8),), same="qkv"),
     "mha no weights": _mha(lambda nn: nn.MultiheadAttention(8, 2), ((4, 3, 8),), same="qkv", need_weights=False),
     "mha batch_first, per-head weights": _mha(lambda nn: nn.MultiheadAttention(8, 4, batch_first=True),
@@ -446,6 +450,12 @@ FINGERPRINTS: dict[str, str] = {
         '[2, 4, 4, 7]:16.085594 [2, 4, 4, 5]:-0.090456 [2, 2, 6, 5]:0.000000 [2, 1, 6, 7]:1.855726'),
     'sdpa dropout': (
         '[2, 3, 4, 7]:-5.660911 [2, 3, 4, 5]:-1.525285 [2, 3, 6, 5]:0.000000 [2, 3, 6, 7]:2.983263'),
+    'sdpa fused: one head size': (
+        '[2, 3, 4, 5]:-4.029392 [2, 3, 4, 5]:-0.380336 [2, 3, 6, 5]:0.000000 [2, 3, 6, 5]:-0.120236'),
+    'sdpa fused: bool mask, a row that sees nothing': (
+        '[2, 3, 4, 5]:0.839105 [2, 3, 4, 5]:3.461314 [2, 3, 6, 5]:0.000000 [2, 3, 6, 5]:-0.425298'),
+    'sdpa fused: causal, grouped-query, scale': (
+        '[1, 4, 5, 3]:-0.578215 [1, 4, 5, 3]:0.168265 [1, 2, 5, 3]:0.000000 [1, 2, 5, 3]:1.939339'),
     'mha self-attention': (
         '[4, 3, 8]:3.057876 [3, 4, 4]:12.000000 [4, 3, 8]:0.644503 [24, 8]:0.583181 [24]:0.406485 [8, '
         '8]:-3.705801 [8]:0.588588'),
@@ -542,8 +552,9 @@ def _close(ours: list, theirs: list, tolerance: float) -> None:
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor")
 @pytest.mark.parametrize("name", CASES)
 def test_outputs_and_gradients_match_pytorch(name: str) -> None:
-    """Training mode with gradients, where PyTorch composes the same ops: float64 to 1e-12 of each tensor's largest
-    value (and the fingerprint written here), float32 to 1e-5. The same seed gives the same dropout masks."""
+    """Training mode with gradients (composed, or PyTorch's fused kernel where it runs): float64 to 1e-12 of each
+    tensor's largest value (and the fingerprint written here), float32 to 1e-5. The same seed gives the same dropout
+    masks."""
     ours64 = _run(tg, name, "float64")
     assert _fingerprint(ours64[0] + ours64[1]) == FINGERPRINTS[name]
     ours32 = _run(tg, name, "float32")
@@ -581,6 +592,13 @@ NODE_NAMES = {
         "MeanBackward1: AccumulateGrad 3, AddmmBackward0 1, BmmBackward0 1, CloneBackward0 1, MeanBackward1 1, "
         "MulBackward0 1, SelectBackward0 2, SoftmaxBackward0 1, SqueezeBackward1 1, TBackward0 1, "
         "TransposeBackward0 4, UnsqueezeBackward0 1, ViewBackward0 6"),
+    "sdpa fused: one head size": (
+        "ScaledDotProductFlashAttentionForCpuBackward0: AccumulateGrad 3, "
+        "ScaledDotProductFlashAttentionForCpuBackward0 1"),
+    "mha no weights": (
+        "ViewBackward0: AccumulateGrad 5, AddmmBackward0 2, CloneBackward0 1, PermuteBackward0 1, "
+        "ScaledDotProductFlashAttentionForCpuBackward0 1, SelectBackward0 3, SqueezeBackward1 1, TBackward0 2, "
+        "TransposeBackward0 4, UnsqueezeBackward0 1, ViewBackward0 11"),
     "encoder layer, norm_first, gelu, batch_first, dropout": (
         "AddBackward0: AccumulateGrad 13, AddBackward0 3, AddmmBackward0 3, BmmBackward0 2, CloneBackward0 3, "
         "ExpandBackward0 4, GeluBackward0 1, MmBackward0 1, MulBackward0 4, MulBackward1 2, "
@@ -591,15 +609,12 @@ NODE_NAMES = {
 
 
 @pytest.mark.filterwarnings("ignore:enable_nested_tensor")
-@pytest.mark.parametrize("name", ["sdpa", "mha self-attention", "mha kdim, vdim",
-                                  "mha bias_k, bias_v, zero attention, no bias", "mha unbatched",
-                                  "mha dropout, no weights", "encoder layer, norm_first, gelu, batch_first, dropout"])
+@pytest.mark.parametrize("name", CASES)
 def test_node_names_are_pytorchs(name: str) -> None:
-    """Every node of the graph, counted by name: the same as PyTorch records in training where it composes the
-    attention from ops (with the weights formed, or with dropout, or heads of values unlike the keys'). Without
-    dropout and weights, on 4-D inputs whose heads all have one size, PyTorch calls its fused CPU kernel instead, one
-    ScaledDotProductFlashAttentionForCpuBackward0 node, where this library shows the ops of its composition (see
-    F.scaled_dot_product_attention): those cases are left out here."""
+    """Every node of the graph, counted by name: the same as PyTorch records in training. Where PyTorch composes the
+    attention from ops (with the weights formed, or with dropout, or heads of values unlike the keys') the graph
+    holds those ops; without dropout and weights, on 4-D inputs whose heads all have one size, PyTorch calls its
+    fused CPU kernel instead, one ScaledDotProductFlashAttentionForCpuBackward0 node, and so does this library."""
     expected = NODE_NAMES.get(name)
     as_pytorch(_graph(name), None if expected is None else ok(expected))
 
@@ -626,6 +641,73 @@ def test_attention_derivatives_match_finite_differences() -> None:
 
     inputs = (_f64(2, 1, 4, seed=4), _f64(3, 1, 4, seed=5), *m.parameters())
     assert gradcheck(mha, inputs) and gradgradcheck(mha, inputs)
+
+
+def _fused(lib: ModuleType, dtype: str = "float64", **kwargs: Any) -> Any:
+    """Attention on 4-D inputs with one head size: PyTorch's fused node."""
+    q, k, v = (_data(lib, dtype, 1, 2, 3, 4, seed=i) for i in range(3))
+    return lib.nn.functional.scaled_dot_product_attention(q, k, v, **kwargs), (q, k, v)
+
+
+FUSED = {
+    "the node and what it keeps": (
+        lambda lib: (lambda n: (n.name(), [m.name() for m, _ in n.next_functions], n._saved_query.shape,
+                                n._saved_logsumexp.shape, n._saved_output.shape, n._saved_attn_mask, n._saved_scale,
+                                n._saved_is_causal, n._saved_dropout_p))(_fused(lib, is_causal=True, scale=0.5)[0]
+                                                                         .grad_fn),
+        ok("('ScaledDotProductFlashAttentionForCpuBackward0', ['tinygrad_edu::autograd::AccumulateGrad', "
+           "'tinygrad_edu::autograd::AccumulateGrad', 'tinygrad_edu::autograd::AccumulateGrad'], tinygrad_edu.Size([1, "
+           "2, 3, 4]), tinygrad_edu.Size([1, 2, 3]), tinygrad_edu.Size([1, 2, 3, 4]), None, 0.5, True, 0.0)")),
+    "a bool mask is kept as 0 and -inf": (
+        lambda lib: _fused(lib, attn_mask=lib.tensor([[True, False, True]]))[0].grad_fn._saved_attn_mask,
+        ok("tensor([[0., -inf, 0.]], dtype=tinygrad_edu.float64)")),
+    "its gradients are not differentiable again": (
+        lambda lib: (lambda out, qkv: (lambda g: (g.grad_fn.name(), g.sum().backward()))(
+            lib.autograd.grad(out.sum(), qkv[0], create_graph=True)[0]))(*_fused(lib)),
+        ("RuntimeError", "derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
+         "implemented", [])),
+    "not while not recording, nor with a mask that needs a gradient, nor for 3-D inputs": (
+        lambda lib: (_fused(lib, attn_mask=lib.zeros(3, 3, dtype=lib.float64, requires_grad=True))[0].grad_fn.name(),
+                     lib.nn.functional.scaled_dot_product_attention(*(_data(lib, "float64", 2, 3, 4, seed=i)
+                                                                      for i in range(3))).grad_fn.name()),
+        ok("('UnsafeViewBackward0', 'UnsafeViewBackward0')")),
+}
+
+
+@pytest.mark.parametrize("name", FUSED)
+def test_the_fused_node_is_pytorchs(name: str) -> None:
+    as_pytorch(*FUSED[name])
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"is_causal": True}, {"scale": 0.3}, {"attn_mask": "bool"},
+                                    {"attn_mask": "float"}, {"enable_gqa": True}])
+def test_the_fused_node_computes_the_composition(kwargs: dict) -> None:
+    """Its output and every gradient are the composed attention's, bit for bit (the composition runs inside it),
+    and match finite differences."""
+    f = tg.nn.functional
+    shapes = ((2, 4, 3, 5), (2, 2 if kwargs.get("enable_gqa") else 4, 6, 5), (2, 2 if kwargs.get("enable_gqa") else 4,
+                                                                               6, 5))
+    mask = {"bool": tg.tensor(np.random.default_rng(7).random((3, 6)) < 0.7), "float": _f64(2, 1, 3, 6, seed=8)
+            .detach()}.get(kwargs.pop("attn_mask", None))
+    kwargs["attn_mask"] = mask
+    for dtype in ("float64", "float32"):
+        runs = []
+        for fused in (True, False):
+            q, k, v = (_data(tg, dtype, *s, seed=i) for i, s in enumerate(shapes))
+            m = None if mask is None else mask if mask.dtype == tg.bool else mask.to(getattr(tg, dtype))
+            args = {**kwargs, "attn_mask": m}
+            if fused:
+                out = f.scaled_dot_product_attention(q, k, v, **args)
+                assert out.grad_fn.name() == "ScaledDotProductFlashAttentionForCpuBackward0"
+            else:
+                out = f._attention(q, k, v, args["attn_mask"], 0.0, args.get("is_causal", False), args.get("scale"),
+                                   args.get("enable_gqa", False))
+            out.backward(tg.cos(tg.arange(out.numel(), dtype=out.dtype)).reshape(out.shape))
+            runs.append([out.detach().numpy(), q.grad.numpy(), k.grad.numpy(), v.grad.numpy()])
+        for a, b in zip(*runs):
+            assert np.array_equal(a, b)
+    inputs = tuple(_f64(*s, seed=i) for i, s in enumerate(shapes))
+    assert gradcheck(lambda q, k, v: f.scaled_dot_product_attention(q, k, v, **kwargs), inputs)
 
 
 def test_encoder_layer_derivatives_match_finite_differences() -> None:

@@ -3,13 +3,14 @@
 * ``module``: ``Parameter`` and ``Module`` (registration of weights and sub-layers, state_dict, repr)
 * ``linear`` (``Linear``, ``Bilinear`` ...), ``activation``, ``distance`` (``PairwiseDistance``,
   ``CosineSimilarity``), ``container``, ``loss``, ``normalization`` (LayerNorm, BatchNorm*, InstanceNorm*),
-  ``sparse`` (Embedding): the layers
+  ``sparse`` (Embedding, EmbeddingBag): the layers
 * ``functional`` (``F``): the same as functions; the losses are Functions with PyTorch's node names (or
   compositions of tensor ops where PyTorch composes them too)
 * ``rnn``: the recurrent layers ``RNN``, ``LSTM``, ``GRU`` and their one-step cells ``RNNCell``, ``LSTMCell``,
   ``GRUCell`` (a float32 LSTM's layers are ``MkldnnRnnLayerBackward0`` nodes, as on PyTorch's CPU)
 * ``activation`` also holds ``MultiheadAttention`` (as PyTorch's does); ``F.scaled_dot_product_attention`` and
-  ``F.multi_head_attention_forward`` compose attention from matmul, softmax and dropout
+  ``F.multi_head_attention_forward`` compose attention from matmul, softmax and dropout (recorded as one
+  ``ScaledDotProductFlashAttentionForCpuBackward0`` node where PyTorch's CPU runs its fused kernel)
 * ``transformer``: ``TransformerEncoderLayer``, ``TransformerEncoder``, ``TransformerDecoderLayer``,
   ``TransformerDecoder`` and ``Transformer``
 * ``padding``: ``F.pad`` (constant, reflect, replicate, circular) and its layers (``ZeroPad2d`` ...)
@@ -139,12 +140,13 @@ from .pooling import (
     AvgPool3d,
     LPPool1d,
     LPPool2d,
+    LPPool3d,
     MaxPool1d,
     MaxPool2d,
     MaxPool3d,
 )
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase
-from .sparse import Embedding
+from .sparse import Embedding, EmbeddingBag
 from .transformer import (
     Transformer,
     TransformerDecoder,
@@ -159,7 +161,7 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss", "Dropout", "Flatt
            "LogSoftmax", "MSELoss", "Module", "ModuleList", "NLLLoss", "Parameter", "ReLU", "Sequential", "Sigmoid",
            "Softmax", "Tanh", "functional", "init", "utils"]
 __all__ += ["ELU", "GELU", "Hardtanh", "LogSigmoid", "ReLU6", "SiLU", "Softplus"]
-__all__ += ["Embedding", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
+__all__ += ["Embedding", "EmbeddingBag", "LayerNorm", "ModuleDict", "ParameterDict", "ParameterList", "Unflatten"]
 __all__ += ["HuberLoss", "KLDivLoss", "L1Loss", "SmoothL1Loss"]
 __all__ += ["CELU", "GLU", "SELU", "Hardsigmoid", "Hardswish", "Mish", "PReLU", "Softsign"]
 __all__ += ["Buffer", "Threshold"]
@@ -182,5 +184,5 @@ __all__ += ["GroupNorm", "LocalResponseNorm", "RMSNorm"]
 __all__ += ["AlphaDropout", "Dropout1d", "Dropout2d", "Dropout3d", "FeatureAlphaDropout"]
 __all__ += ["Bilinear", "CosineSimilarity", "PairwiseDistance", "RReLU", "Softmin", "Softshrink"]
 __all__ += ["AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AvgPool3d", "LPPool1d", "LPPool2d",
-            "MaxPool3d"]
+            "LPPool3d", "MaxPool3d"]
 __all__ += ["HingeEmbeddingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "TripletMarginWithDistanceLoss"]

@@ -22,7 +22,7 @@ multi_margin_loss (p, m)       sum_{j != t} max(0, m - x[t] + x[j])**p / C      
 margin_ranking, triplet_margin, poisson_nll and gaussian_nll are compositions of tensor ops, as in PyTorch;
 F.pad lives in ``padding``, the convolutions in ``conv``, the poolings in ``pooling``, interpolate in
 ``upsampling``, fold, unfold and the pixel shuffles in ``fold``; layer_norm, batch_norm,
-instance_norm and embedding live in ``normalization`` and ``sparse``, next to their layers.
+instance_norm, embedding and embedding_bag live in ``normalization`` and ``sparse``, next to their layers.
 """
 
 from __future__ import annotations
@@ -37,9 +37,10 @@ from .._creation import default_generator  # the generator manual_seed seeds: dr
 from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._generator import in_memory_order
 from .._tensor import Tensor, _wrap
+from ..autograd.engine import grad as _grad
 from ..core.derivatives import MulScalar, ThresholdBackward
 from ..core.function import RESULT, Function
-from ..core.grad_mode import no_grad
+from ..core.grad_mode import GradMode, enable_grad, no_grad
 from ..ops import elementwise, unrecorded
 from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
@@ -65,18 +66,19 @@ from .pooling import (
     avg_pool3d,
     lp_pool1d,
     lp_pool2d,
+    lp_pool3d,
     max_pool1d,
     max_pool2d,
     max_pool3d,
 )
-from .sparse import embedding
+from .sparse import embedding, embedding_bag
 from .upsampling import interpolate
 
 __all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "dropout", "leaky_relu",
            "linear", "log_softmax", "mse_loss", "nll_loss", "one_hot", "relu", "sigmoid", "softmax", "tanh"]
 __all__ += ["elu", "gelu", "hardtanh", "logsigmoid", "relu6", "silu", "softplus"]  # smooth and capped activations
-__all__ += ["cosine_similarity", "embedding", "huber_loss", "kl_div", "l1_loss", "layer_norm", "normalize",
-            "pairwise_distance", "smooth_l1_loss", "softmin"]
+__all__ += ["cosine_similarity", "embedding", "embedding_bag", "huber_loss", "kl_div", "l1_loss", "layer_norm",
+            "normalize", "pairwise_distance", "smooth_l1_loss", "softmin"]
 __all__ += ["celu", "glu", "hardsigmoid", "hardswish", "mish", "prelu", "selu", "softsign"]
 __all__ += ["batch_norm", "instance_norm", "threshold", "threshold_"]
 __all__ += ["celu_", "elu_", "hardtanh_", "leaky_relu_", "relu_", "selu_"]  # in place
@@ -90,7 +92,7 @@ __all__ += ["bilinear", "pdist", "rrelu", "rrelu_", "softshrink"]
 __all__ += ["hinge_embedding_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss",
             "triplet_margin_with_distance_loss"]
 __all__ += ["adaptive_avg_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "avg_pool3d", "lp_pool1d", "lp_pool2d",
-            "max_pool3d"]
+            "lp_pool3d", "max_pool3d"]
 
 # PyTorch's numbering of the reductions, visible as ``loss.grad_fn._saved_reduction``.
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -2512,10 +2514,11 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
 
     The composition is PyTorch's math kernel: the scale is split as sqrt(scale) on Q and on K^T (MulBackward1 each)
     before the product, so that float32 rounds as it does there, and the nodes are the math kernel's. Where PyTorch
-    can, on the CPU (4-D inputs whose heads have one size, no dropout: MultiheadAttention with need_weights=False,
-    the Transformer layers without dropout), it calls its fused flash-attention kernel instead, one node
-    ``ScaledDotProductFlashAttentionForCpuBackward0``; this library shows the composed ops there too (the values
-    agree to rounding: the fused kernel is the same mathematics, computed in blocks).
+    calls its fused flash-attention kernel instead (see :func:`_is_flash_case`: 4-D inputs of one batch size whose
+    heads have one size, no dropout, no mask or one that needs no gradient; MultiheadAttention with
+    need_weights=False and the Transformer layers without dropout reach it), the graph has its one node,
+    ``ScaledDotProductFlashAttentionForCpuBackward0`` (:class:`FlashAttention`), around the same composed
+    computation: the values are the composition's (PyTorch's fused kernel agrees with them to rounding).
     """
     _check_sdpa_inputs(query, key, value)
     if attn_mask is not None and attn_mask._array.dtype not in (np.bool_, np.float32, query._array.dtype):
@@ -2524,6 +2527,15 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
                            f"{CPP_NAMES[query._array.dtype]} instead.")
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+    if _is_flash_case(query, key, value, attn_mask, dropout_p, enable_gqa):
+        return FlashAttention.apply(query, key, value, (attn_mask, is_causal, scale, enable_gqa))
+    return _attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
+
+
+def _attention(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None, dropout_p: float,
+               is_causal: bool, scale: float | None, enable_gqa: bool, scores: list | None = None) -> Tensor:
+    """The composed attention of :func:`scaled_dot_product_attention` (its inputs checked); ``scores``, if given,
+    receives the masked, scaled scores the softmax reads."""
     factor = math.sqrt(scale if scale is not None else 1.0 / math.sqrt(query.size(-1)))
     if is_causal:  # (a constant: the lower triangle, query i sees keys up to i)
         attn_mask = _wrap(np.tril(np.ones((query.size(-2), key.size(-2)), np.bool_)))
@@ -2538,10 +2550,106 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     attn = _matmul(MulScalar.apply(query, factor), MulScalar.apply(key.transpose(-2, -1), factor))
     if attn_mask is not None:
         attn = attn + attn_mask
+    if scores is not None:
+        scores.append(attn)
     attn = SafeSoftmax.apply(attn, -1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p)
     return _matmul(attn, value)
+
+
+def _is_flash_case(query: Tensor, key: Tensor, value: Tensor, attn_mask: Tensor | None, dropout_p: float,
+                   enable_gqa: bool) -> bool:
+    """Whether PyTorch 2.13 on the CPU records its fused node (found by trying its cases): while recording, for 4-D
+    query, key and value of one batch size, one head size E (values included), the same number of heads (or heads
+    that group, with enable_gqa), no dropout, no empty tensor, and no mask or a 2-D or 4-D one that needs no
+    gradient (bool or float, broadcasting; a causal mask too). Otherwise it runs its math kernel: the composition."""
+    q, k, v = query._array, key._array, value._array
+    if not GradMode.enabled or not (query.requires_grad or key.requires_grad or value.requires_grad):
+        return False
+    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4 or dropout_p > 0.0 or 0 in (q.size, k.size, v.size):
+        return False
+    if not q.shape[0] == k.shape[0] == v.shape[0] or not q.shape[3] == k.shape[3] == v.shape[3]:
+        return False
+    if not (k.shape[1] == v.shape[1] == q.shape[1] or enable_gqa):
+        return False
+    return attn_mask is None or (attn_mask.dim() in (2, 4) and not attn_mask.requires_grad)
+
+
+class FlashAttention(Function):
+    """Attention as one node, as PyTorch records it on the CPU where its fused kernel runs (``_scaled_dot_product_
+    flash_attention_for_cpu``): inputs query, key, value; the mask, causality and scale are settings of the node.
+
+    Forward runs the composed computation (:func:`_attention`) on the inputs without recording and keeps, as PyTorch
+    does, the output and the log-sum-exp of each query's scores (the softmax's normaliser, logsumexp (N, H, L)).
+    Backward recomputes the composition from aliases of the saved inputs, recording, and asks it for the gradients
+    with ``autograd.grad``: the gradients are the composition's exactly. PyTorch's node does not differentiate its
+    own backward: with ``create_graph=True`` the gradients come out of a NotImplemented node that raises PyTorch's
+    error if reached (:class:`FlashAttentionGrad`).
+    """
+
+    node_name = "ScaledDotProductFlashAttentionForCpuBackward0"
+    saved_names = ("query", "key", "value", "output", "logsumexp")
+
+    @staticmethod
+    def forward(ctx: Any, query: Tensor, key: Tensor, value: Tensor, settings: tuple) -> tuple[np.ndarray, ...]:
+        mask, is_causal, scale, gqa = settings
+        if mask is not None and mask._array.dtype == np.bool_:  # (kept as PyTorch keeps it: 0 seen, -inf hidden)
+            mask = _wrap(np.where(mask._array, 0, -np.inf).astype(query._array.dtype))
+        scores: list[Tensor] = []
+        out = _attention(query, key, value, mask, 0.0, is_causal, scale, gqa, scores)._array
+        s = scores[0]._array
+        top = np.max(s, axis=-1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0)
+        with np.errstate(divide="ignore"):
+            lse = (np.log(np.exp(s - top).sum(-1)) + top[..., 0]).astype(s.dtype)
+        ctx.save_for_backward(query, key, value, RESULT, _wrap(lse))
+        ctx.settings = (mask, is_causal, scale, gqa)
+        ctx._saved_attn_mask, ctx._saved_is_causal, ctx._saved_scale, ctx._saved_dropout_p = mask, is_causal, scale, 0.0
+        # PyTorch's kernel lays its output out in memory as the query is laid out: MultiheadAttention's query is a
+        # view of (L, N, H, E) memory, so its permute(2, 0, 1, 3).contiguous() is then free (no CloneBackward0)
+        order = sorted(range(4), key=lambda d: -query._array.strides[d])
+        return np.ascontiguousarray(out.transpose(order)).transpose(np.argsort(order))
+
+    @staticmethod
+    def backward(ctx: Any, g: Tensor) -> tuple:
+        query, key, value, out, _ = ctx.saved_tensors  # (raises if freed, or changed in place since forward)
+        wanted = [i for i in range(3) if ctx.needs_input_grad[i]]
+        mask, is_causal, scale, gqa = ctx.settings
+        record = GradMode.enabled  # create_graph: the gradients must lead back to the inputs
+        inputs = (query, key, value)
+        sources = [t.view_as(t) if record else t.detach().requires_grad_() if i in wanted else t.detach()
+                   for i, t in enumerate(inputs)]
+        with enable_grad():
+            result = _attention(*sources, mask, 0.0, is_causal, scale, gqa)
+            found = _grad(result, [sources[i] for i in wanted], g, create_graph=record, allow_unused=True)
+        found = [f if f is not None else _wrap(np.zeros_like(inputs[i]._array)) for i, f in zip(wanted, found)]
+        if record:
+            found = list(FlashAttentionGrad.apply(query, key, value, out, tuple(f._array for f in found)))
+        grads: list[Tensor | None] = [None] * 4
+        for i, f in zip(wanted, found):
+            grads[i] = f
+        return tuple(grads)
+
+
+class FlashAttentionGrad(Function):
+    """The gradients of :class:`FlashAttention` under ``create_graph``: PyTorch's node for them is NotImplemented
+    (its edges: query, key, value and the attention's output), which raises if a backward pass reaches it."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(ctx: Any, query: Tensor, key: Tensor, value: Tensor, out: Tensor,
+                grads: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+        return tuple(g.copy() for g in grads)
+
+    @staticmethod
+    def backward(ctx: Any, *grads: Tensor) -> tuple:
+        raise RuntimeError("derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not "
+                           "implemented")
+
+
+FlashAttentionGrad._backward_cls.name = lambda node: "tinygrad_edu::autograd::NotImplemented"
 
 
 def _none_or_dtype(input: Tensor | None) -> Any:

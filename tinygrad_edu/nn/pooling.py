@@ -1,7 +1,7 @@
 """Pooling: ``F.max_pool1d``/``2d``/``3d``, ``F.avg_pool1d``/``2d``/``3d``, ``F.adaptive_avg_pool1d``/``2d``/``3d``,
-``F.adaptive_max_pool1d``/``2d``, ``F.lp_pool1d``/``2d`` and their layers (``nn.MaxPool2d`` ...), each one Function
-with PyTorch's node name (the power-average pools composed, as in PyTorch). The 3-d forms are the 2-d machinery
-over one more dimension.
+``F.adaptive_max_pool1d``/``2d``, ``F.lp_pool1d``/``2d``/``3d`` and their layers (``nn.MaxPool2d`` ...), each one
+Function with PyTorch's node name (the power-average pools composed, as in PyTorch). The 3-d forms are the 2-d
+machinery over one more dimension.
 
 A pooling layer summarises each window of a feature map by one number, channel by channel (no weights): the
 largest (max pooling: "is the feature anywhere here?") or the mean (average pooling). The windows are placed as a
@@ -658,21 +658,39 @@ def adaptive_max_pool1d(input: Tensor, output_size: Ints,
     return (out.squeeze(-2), indices.squeeze(-2)) if return_indices else out.squeeze(-2)
 
 
+def _lp_pool(input: Tensor, norm_type: float, kernel_size: Ints, stride: Ints | None, ceil_mode: bool,
+             n: int) -> Tensor:
+    """The power-average pool over n dims, composed as PyTorch composes it: avg_pool of x**p times the window's
+    size, then the 1/p power (a negative window sum, possible for odd p, is clamped to 0 first by sign * relu(abs)).
+    p = +-inf is the limit, the max (min) of |x| over each window: max pooling of |x| (minus that of -|x|)."""
+    avg, top = {1: (avg_pool1d, max_pool1d), 2: (avg_pool2d, max_pool2d), 3: (avg_pool3d, max_pool3d)}[n]
+    if norm_type == math.inf:
+        return top(input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if norm_type == -math.inf:
+        return -top(-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    window = math.prod(_pair(kernel_size, "kernel_size", f"avg_pool{n}d", n=n)) if n > 1 else kernel_size
+    out = avg(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    return (out.sign() * out.abs().relu()).mul(window).pow(1.0 / norm_type)
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size: Ints, stride: Ints | None = None,
+              ceil_mode: bool = False) -> Tensor:
+    """The power-average pool of a volume (N, C, D, H, W) or (C, D, H, W): (sum of x**p over each window) ** (1/p)
+    (see ``lp_pool2d``)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 3)
+
+
 def lp_pool2d(input: Tensor, norm_type: float, kernel_size: Ints, stride: Ints | None = None,
               ceil_mode: bool = False) -> Tensor:
     """The power-average pool: (sum of x**p over each window) ** (1/p). p = 1 is sum pooling, p -> inf tends to
-    max pooling. Composed as PyTorch composes it: avg_pool2d of x**p times the window's size, then the 1/p power
-    (a negative window sum, possible for odd p, is clamped to 0 first by sign * relu(abs))."""
-    kh, kw = _pair(kernel_size, "kernel_size", "avg_pool2d")
-    out = avg_pool2d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return (out.sign() * out.abs().relu()).mul(kh * kw).pow(1.0 / norm_type)
+    max pooling (and p = inf is max pooling of |x|)."""
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 2)
 
 
 def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Ints | None = None,
               ceil_mode: bool = False) -> Tensor:
     """The power-average pool of a signal (N, C, L) or (C, L) (see ``lp_pool2d``)."""
-    out = avg_pool1d(input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
-    return (out.sign() * out.abs().relu()).mul(kernel_size).pow(1.0 / norm_type)
+    return _lp_pool(input, norm_type, kernel_size, stride, ceil_mode, 1)
 
 
 # ------------------------------------------------------------------------------------------------ the layers
@@ -833,3 +851,9 @@ class LPPool2d(LPPool1d):
     """The power-average pool of a feature map (see ``F.lp_pool2d``)."""
 
     _function = staticmethod(lp_pool2d)
+
+
+class LPPool3d(LPPool1d):
+    """The power-average pool of a volume (see ``F.lp_pool3d``)."""
+
+    _function = staticmethod(lp_pool3d)
