@@ -71,9 +71,9 @@ def numpy_chain(n_ops: int) -> Callable[[], tuple]:
     def run() -> tuple:
         saved = []
         y = x
-        for _ in range(links):
-            t = np.tanh(y * w + b)
-            e = np.exp(t)
+        for _ in range(links):  # (tanh and exp computed in float64 and rounded once, as the library does)
+            t = np.tanh(y * w + b, dtype=np.float64).astype(np.float32)
+            e = np.exp(t, dtype=np.float64).astype(np.float32)
             saved.append((y, t, e))
             y = e
         g = np.ones_like(y)  # d(sum)/dy
@@ -110,12 +110,12 @@ class BareValue:
     def __add__(self, other: BareValue) -> BareValue:
         return BareValue(self.data + other.data, (self, other), lambda g: (g, g))
 
-    def tanh(self) -> BareValue:
-        t = np.tanh(self.data)
+    def tanh(self) -> BareValue:  # (float32 values rounded as the library's and PyTorch's: see numpy_chain)
+        t = np.tanh(self.data, dtype=np.float64).astype(self.data.dtype)
         return BareValue(t, (self,), lambda g: (g * (1 - t * t),))
 
     def exp(self) -> BareValue:
-        e = np.exp(self.data)
+        e = np.exp(self.data, dtype=np.float64).astype(self.data.dtype)
         return BareValue(e, (self,), lambda g: (g * e,))
 
     def sum(self) -> BareValue:

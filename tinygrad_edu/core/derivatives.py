@@ -188,6 +188,7 @@ def _sum_dtype(a: np.ndarray) -> Any:
 
 LINEAR = "linear"  # ``jvp=LINEAR``: a linear op, whose tangent is the op applied to the tangent (auto_linear)
 LN2, LN10, PI_180 = 0.6931471805599453, 2.302585092994046, 0.017453292519943295  # ln 2, ln 10, pi / 180
+rounded_once = lambda f: lambda self: f(self, dtype=np.float64).astype(self.dtype, copy=False)  # noqa: E731
 
 
 # == The table ==================================================================================================
@@ -228,44 +229,44 @@ PowTensor = derivative("PowBackward1", lambda self, exponent: A.power(self, expo
 RPow = derivative("PowBackward2", lambda self, exponent: A.power(np.asarray(self, dtype=exponent.dtype), exponent),
                   exponent=lambda grad, exponent, result, self: _rpow_grad(grad, exponent, result, self),
                   saved=("self",))  # c ** y, c a number
-# -- exponentials and logarithms ---------------------------------------------------------------------------------------
-Exp = derivative("ExpBackward0", lambda self: np.exp(self), self=lambda grad, result: grad * result, floating=True)
-Expm1 = derivative("Expm1Backward0", lambda self: np.expm1(self),
+# -- exponentials and logarithms (rounded_once: in float64, rounded once to float32, as PyTorch's float32 values are)
+Exp = derivative("ExpBackward0", rounded_once(np.exp), self=lambda grad, result: grad * result, floating=True)
+Expm1 = derivative("Expm1Backward0", rounded_once(np.expm1),
                    self=lambda grad, result: grad * (result + 1), floating=True)
-Exp2 = derivative("Exp2Backward0", lambda self: np.exp2(self),
+Exp2 = derivative("Exp2Backward0", rounded_once(np.exp2),
                   self=lambda grad, result: MulScalar.apply(grad * result, LN2), floating=True)
-Log = derivative("LogBackward0", lambda self: np.log(self), self=lambda grad, self: grad / self, floating=True)
-Log1p = derivative("Log1PBackward0", lambda self: np.log1p(self),
+Log = derivative("LogBackward0", rounded_once(np.log), self=lambda grad, self: grad / self, floating=True)
+Log1p = derivative("Log1PBackward0", rounded_once(np.log1p),
                    self=lambda grad, self: grad / (self + 1), floating=True)
-Log2 = derivative("Log2Backward0", lambda self: np.log2(self),
+Log2 = derivative("Log2Backward0", rounded_once(np.log2),
                   self=lambda grad, self: grad / (self * LN2), floating=True)
-Log10 = derivative("Log10Backward0", lambda self: np.log10(self),
+Log10 = derivative("Log10Backward0", rounded_once(np.log10),
                    self=lambda grad, self: grad / (self * LN10), floating=True)
 Sqrt = derivative("SqrtBackward0", lambda self: np.sqrt(self),
                   self=lambda grad, result: grad / (2 * result), floating=True)
 Rsqrt = derivative("RsqrtBackward0", lambda self: 1 / np.sqrt(self),
                    self=lambda grad, result: grad * -0.5 * result ** 3, floating=True)
 # -- trigonometry ------------------------------------------------------------------------------------------------------
-Sin = derivative("SinBackward0", lambda self: np.sin(self), self=lambda grad, self: grad * self.cos(), floating=True)
-Cos = derivative("CosBackward0", lambda self: np.cos(self), self=lambda grad, self: -grad * self.sin(), floating=True)
-Tan = derivative("TanBackward0", lambda self: np.tan(self),
+Sin = derivative("SinBackward0", rounded_once(np.sin), self=lambda grad, self: grad * self.cos(), floating=True)
+Cos = derivative("CosBackward0", rounded_once(np.cos), self=lambda grad, self: -grad * self.sin(), floating=True)
+Tan = derivative("TanBackward0", rounded_once(np.tan),
                  self=lambda grad, result: grad * (result * result + 1), floating=True)
-Asin = derivative("AsinBackward0", lambda self: np.arcsin(self),
+Asin = derivative("AsinBackward0", rounded_once(np.arcsin),
                   self=lambda grad, self: grad * (1 - self * self).rsqrt(), floating=True)
-Acos = derivative("AcosBackward0", lambda self: np.arccos(self),
+Acos = derivative("AcosBackward0", rounded_once(np.arccos),
                   self=lambda grad, self: grad * -(1 - self * self).rsqrt(), floating=True)
-Atan = derivative("AtanBackward0", lambda self: np.arctan(self),
+Atan = derivative("AtanBackward0", rounded_once(np.arctan),
                   self=lambda grad, self: grad / (self * self + 1), floating=True)
-Sinh = derivative("SinhBackward0", lambda self: np.sinh(self), self=lambda grad, self: grad * self.cosh(),
+Sinh = derivative("SinhBackward0", rounded_once(np.sinh), self=lambda grad, self: grad * self.cosh(),
                   floating=True)
-Cosh = derivative("CoshBackward0", lambda self: np.cosh(self), self=lambda grad, self: grad * self.sinh(),
+Cosh = derivative("CoshBackward0", rounded_once(np.cosh), self=lambda grad, self: grad * self.sinh(),
                   floating=True)
 Deg2rad = derivative("Deg2RadBackward0", lambda self: self * self.dtype.type(PI_180),
                      self=lambda grad: MulScalar.apply(grad, PI_180), floating=True)
 Rad2deg = derivative("Rad2DegBackward0", lambda self: self * self.dtype.type(1 / PI_180),
                      self=lambda grad: MulScalar.apply(grad, 1 / PI_180), floating=True)
 # -- activations: their gradients are single ops, as PyTorch's (tanh_backward ...), differentiable in turn -------------
-Tanh = derivative("TanhBackward0", lambda self: np.tanh(self),
+Tanh = derivative("TanhBackward0", rounded_once(np.tanh),
                   self=lambda grad, result: TanhBackward.apply(grad, result), floating=True, silent=True)
 # (PyTorch fuses 1 - y*y into one rounding, a multiply-add: in float64, y*y is exact for a float32 y, so 1 - y*y
 # rounds once, to float32, when converted back)

@@ -459,10 +459,9 @@ def tangent(t: Tensor) -> Tensor | None:
 
 
 def forward_tangents(cls: type[Function], ctx: Any, args: tuple, outputs: tuple | list, level: object) -> Any:
-    """Forward mode, the one step (inside a dual level, ``forward_ad``): each output gets its tangent, J·t, from
-    the inputs' tangents by the op's rule (``cls._jvp``). The rule runs with forward mode off (a tangent has no
-    tangent of its own), but recorded if grad mode is on: a tangent can be differentiated in reverse mode. Returns
-    the outputs."""
+    """Forward mode, the one step (inside a dual level, ``forward_ad``): each output gets its tangent, J·t, from the
+    inputs' tangents by the op's rule (``cls._jvp``). The rule runs with forward mode off (a tangent has no tangent of
+    its own), but recorded if grad mode is on: a tangent can be differentiated in reverse mode. Returns the outputs."""
     tangents = [tangent(a) if isinstance(a, Tensors.cls) else None for a in args]
     if tangents.count(None) == len(tangents):
         return outputs
