@@ -98,3 +98,48 @@ for _name, _fn, _node in (("F.elu_", lambda lib: lib.nn.functional.elu_, "Elu1")
 def test_inplace_function_forms(name: str) -> None:
     fn, expected = CASES[name]
     as_pytorch(fn, expected)
+
+
+# -- writing into an expanded tensor -----------------------------------------------------------------------------------
+# ``expand`` repeats memory: every element of ``ones(1).expand(3)`` is the same number. PyTorch writes through such a
+# view where the written-to elements are distinct (one element, an advanced index) or all get one value (fill_,
+# zero_), and refuses where two written-to elements share memory. numpy's broadcast views are read-only, and its
+# "assignment destination is read-only" used to leak.
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
+def _then(fn: Any) -> Any:
+    """Run ``fn(g)`` on ``g = ones(1).expand(3)`` and return g: what the write did to the shared number."""
+    def run(lib: ModuleType) -> Any:
+        g = lib.ones(1).expand(3)
+        fn(g)
+        return g
+    return run
+
+
+EXPANDED = {
+    "one element": (_then(lambda g: g.__setitem__(0, 0.0)), ok("tensor([0., 0., 0.])")),
+    "one element, in place": (_then(lambda g: g[0].add_(1)), ok("tensor([2., 2., 2.])")),
+    "0 / 0 into one element": (_then(lambda g: g[0].div_(0)), ok("tensor([inf, inf, inf])")),
+    "fill_": (_then(lambda g: g.fill_(2)), ok("tensor([2., 2., 2.])")),
+    "zero_": (_then(lambda g: g.zero_()), ok("tensor([0., 0., 0.])")),
+    "an advanced index": (_then(lambda g: g.__setitem__([0], 5.0)), (None, "tensor([5., 5., 5.])", [
+        "UserWarning: Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing "
+        "this operation. This also applies to advanced indexing e.g. tensor[indices] = tensor"])),
+    "one column of a 2-d expand": (lambda lib: (lambda g: (g.__setitem__((0, 1), 7.0), g)[1])(
+        lib.zeros(3).expand(2, 3)), ok("tensor([[0., 7., 0.],\n        [0., 7., 0.]])")),
+    "add_ on all": (_then(lambda g: g.add_(1)), err("RuntimeError", _OVERLAP)),
+    "add_ on a slice of two": (_then(lambda g: g[1:].add_(1)), err("RuntimeError", _OVERLAP)),
+    "a number into a slice of two": (_then(lambda g: g.__setitem__(slice(0, 2), 5.0)), err("RuntimeError", _OVERLAP)),
+    "copy_": (_then(lambda g: g.copy_(g.new_tensor([1.0, 2.0, 3.0]))), err("RuntimeError", _OVERLAP)),
+    "with history: the gradient through the write": (lambda lib: (lambda x: (
+        (lambda g: (g.__setitem__(0, x[0] * 5), (g.sum() + g.sum()).backward(), x.grad)[2])((x * 2).expand(3))))(
+        lib.tensor([3.0], requires_grad=True)), ok("tensor([30.])")),
+}
+
+
+@pytest.mark.parametrize("name", EXPANDED)
+def test_writing_into_an_expanded_tensor(name: str) -> None:
+    fn, expected = EXPANDED[name]
+    as_pytorch(fn, expected)

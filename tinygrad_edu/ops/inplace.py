@@ -7,6 +7,7 @@ in the op's node, as in PyTorch.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -50,11 +51,13 @@ def _check_dual_view(self: Tensor, args: tuple) -> None:
                                   "out-of-place form (y = y * 2 rather than y[0].mul_(2)).")
 
 
-def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
+def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any, overlap_ok: bool = False) -> Tensor:
     """Do ``op(self, *args)`` and store the result in ``self``'s own storage.
 
     When autograd is recording, ``op`` runs on a snapshot of self's old value (so values it saves are
     not overwritten), and ``self`` takes over the result's ``grad_fn``: its history now ends in this op.
+    A tensor two of whose elements are one memory location (``expand``) is refused, as in PyTorch, unless the op
+    writes the same value everywhere (``overlap_ok``: ``fill_``, ``zero_``).
     """
     _check_inference(self)
     _check_dual_view(self, args)
@@ -79,10 +82,9 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     if result._array.shape != out.shape and np.broadcast_shapes(result._array.shape, out.shape) != out.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast shape "
                            f"[{', '.join(map(str, result._array.shape))}]")
-    if not out.flags.writeable:
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
-    np.copyto(out, result._array, casting="unsafe")
+    if not overlap_ok:
+        _refuse_overlap(out)
+    np.copyto(_writable(out), result._array, casting="unsafe")
     self._version_counter[0] += 1
     if recording and result.grad_fn is not None:
         _saved_output_is_self(result, self)
@@ -94,6 +96,29 @@ def inplace(self: Tensor, op: Callable[..., Tensor], *args: Any) -> Tensor:
     if GradMode.dual is not None:  # forward mode: the tangent is the result's (a view's base keeps its own)
         self._fw = result._fw
     return self
+
+
+def _refuse_overlap(a: np.ndarray) -> None:
+    """PyTorch's refusal to write into a tensor two of whose elements share memory (a dimension ``expand`` repeated,
+    stride 0): the result would depend on which write came last."""
+    if any(stride == 0 and n > 1 for stride, n in zip(a.strides, a.shape)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+
+
+def _writable(a: np.ndarray) -> np.ndarray:
+    """``a``, to write into. numpy makes the views of ``broadcast_to`` (``expand``) read-only; PyTorch writes through
+    them (``x.expand(3)[0] = 0`` changes the one number all three elements are). A read-only view of memory that is
+    writable becomes a writable view of the same elements, made from the array that owns the memory."""
+    if a.flags.writeable:
+        return a
+    owner = a
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if not owner.flags.writeable:  # (memory that really is read-only: numpy's own error, as before)
+        return a
+    offset = a.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    return np.ndarray(a.shape, a.dtype, buffer=owner, offset=offset, strides=a.strides)
 
 
 def _saved_output_is_self(result: Tensor, self: Tensor) -> None:
@@ -271,18 +296,18 @@ class Copy(Function):
 
 
 def zero_(self: Tensor) -> Tensor:
-    return inplace(self, Zero.apply)
+    return inplace(self, Zero.apply, overlap_ok=True)
 
 
 def fill_(self: Tensor, value: Any) -> Tensor:
     if isinstance(value, Tensor):
-        return inplace(self, FillTensor.apply, value)
+        return inplace(self, FillTensor.apply, value, overlap_ok=True)
     if not isinstance(value, (int, float, bool, np.number, np.bool_)):
         raise TypeError(f"fill_() received an invalid combination of arguments - got ({type(value).__name__}), but "
                         f"expected one of:\n * (Tensor value)\n      didn't match because some of the arguments "
                         f"have invalid types: (!{type(value).__name__}!)\n * (Number value)\n      didn't match "
                         f"because some of the arguments have invalid types: (!{type(value).__name__}!)\n")
-    return inplace(self, Fill.apply, value)
+    return inplace(self, Fill.apply, value, overlap_ok=True)
 
 
 def copy_(self: Tensor, src: Any) -> Tensor:
@@ -334,6 +359,7 @@ def _copy_to(view: Tensor, value: Tensor) -> None:
     """How PyTorch copies ``value`` into ``x[key]``: as it is if of the view's shape, a 0-d tensor by ``fill_``, any
     other without its leading 1-sized dimensions (``view``), then expanded to the view's shape (as its graph shows)."""
     shape = view._array.shape
+    _refuse_overlap(view._array)  # (PyTorch copies into the slice, even a number: refused where elements share memory)
     if value._array.shape == shape:
         copy_(view, value)
     elif value._array.ndim == 0:
@@ -374,13 +400,19 @@ def _write(self: Tensor, key: Any, nkey: Any, value: Tensor) -> None:
     if recording and _is_basic_key(nkey):
         _copy_to(self[key], value)
         return
+    if not _is_basic_key(nkey) and any(stride == 0 for stride in self._array.strides):
+        warnings.warn("Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                      "performing this operation. This also applies to advanced indexing e.g. tensor[indices] = "
+                      "tensor", UserWarning, stacklevel=3)
     if recording:
         views.check_inplace(self)
-        inplace(self, lambda s, v: IndexPut.apply(s, v, nkey), value)
+        inplace(self, lambda s, v: IndexPut.apply(s, v, nkey), value, overlap_ok=True)
         return
     _check_inference(self)
     try:
-        self._array[nkey] = value._array
+        if _is_basic_key(nkey):
+            _refuse_overlap(self._array[nkey])
+        _writable(self._array)[nkey] = value._array
     except ValueError as e:
         setitem_refusal(self._array[nkey], value._array)
         raise RuntimeError(str(e)) from None
