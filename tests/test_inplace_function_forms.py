@@ -143,3 +143,19 @@ EXPANDED = {
 def test_writing_into_an_expanded_tensor(name: str) -> None:
     fn, expected = EXPANDED[name]
     as_pytorch(fn, expected)
+
+
+def _printed_after_base_changed(lib: ModuleType) -> str:
+    """``v = b[0:2]``, then ``b[1] = 5`` through another view: v, printed, has its new history, the part it covers of
+    b's (AsStridedBackward0), as PyTorch prints it; an expanded view written through one element likewise."""
+    b = lib.ones(4, requires_grad=True).clone()
+    v = b[0:2]
+    b[1] = 5.0
+    g = (lib.tensor([3.0], requires_grad=True) * 2).expand(3)
+    g[0] = 0.0
+    return f"{v}\n{g}"
+
+
+def test_a_view_prints_its_new_history_after_its_base_changed() -> None:
+    as_pytorch(_printed_after_base_changed, ok(
+        "'tensor([1., 5.], grad_fn=<AsStridedBackward0>)\\ntensor([0., 0., 0.], grad_fn=<AsStridedBackward0>)'"))

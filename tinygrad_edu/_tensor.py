@@ -318,6 +318,13 @@ class Tensor(_core.Tensor):
     _grad_fn = property(lambda self: self.grad_fn, None,
                         lambda self: _refuse("Deletion of _grad_fn not allowed. Detach tensor instead!"))
 
+    def __repr__(self) -> str:
+        """The core's printing, of a view whose base changed in place since through another view (``b[1] = 5`` with
+        ``v = b[0:2]``) with its new history, ``AsStridedBackward0``, as PyTorch prints it (``_requires_grad``)."""
+        if not (self._base is not None and Tensors.views.refused(self)):  # (a refused one prints <Invalid>)
+            _requires_grad(self)
+        return _core.Tensor.__repr__(self)
+
     @property
     def _backward_hooks(self) -> Any:
         return self.__dict__.get("_backward_hooks")
