@@ -108,3 +108,132 @@ def threshold_backward(grad_output: np.ndarray, self: np.ndarray, threshold: flo
 
 _SAME_SIZE_INT = {np.dtype(np.float16): np.int16, np.dtype(np.float32): np.int32, np.dtype(np.float64): np.int64}
 
+
+
+# -- sums in PyTorch's order ----------------------------------------------------------------------------------------
+# Floating-point addition is not associative: the same numbers added in another order can differ in the last bit,
+# and a printed loss or a "tensor([1.0000, 1.0000])" shows it. numpy adds along the fastest axis pairwise in blocks
+# of 8 and along any other axis one number after another; PyTorch's CPU kernel (``cascade_sum``) has its own
+# order, the same on every x86 CPU it dispatches to (measured: AVX512, AVX2 and its portable build). ``ordered_sum``
+# adds in that order with numpy operations, for float32 and float64:
+#
+# * a run of numbers is summed as a *cascade*: in blocks of 16 (more for runs past a million), the block sums in
+#   blocks of 16, and so on, four levels, so that only numbers of a similar size meet;
+# * a *row* (numbers along one axis, for one result) is split in four interleaved runs (elements 0, 4, 8 ...;
+#   1, 5, 9 ...) each cascaded, the leftover elements added to the first, then the four added in order;
+# * numbers contiguous in memory are loaded 32 bytes at a time (8 float32s, 4 float64s): a row of at least that
+#   many is summed as a row of such vectors, lane by lane, and the lanes are added last, after the leftovers;
+# * a reduction over an axis that is not the fastest in memory sums a column per result: columns in groups of four
+#   (of 32 vectors' lanes when there are at least 8) as plain cascades, the remaining columns as rows.
+#
+# Where PyTorch's order depends on how many threads it runs, numpy's order stays (the same numbers up to the last
+# bit): a sum of ``GRAIN`` numbers or more into one result is split between threads. (A reduction into several
+# results is split between threads by whole results, 128 bytes of columns at a time, which keeps the order.) Arrays
+# not laid out row-major keep numpy's order too.
+_LANES = {np.dtype(np.float32): 8, np.dtype(np.float64): 4}  # numbers in one 32-byte vector
+GRAIN = 32768  # PyTorch's grain size: smaller reductions run on one thread
+IN_PYTORCH_ORDER = [True]  # off inside a kernel PyTorch leaves to another library (oneDNN's LSTM: nn/rnn.py)
+
+
+def sum_dtype(a: np.ndarray) -> np.dtype:
+    """PyTorch sums integers and bools as int64, floats in their own dtype."""
+    return np.dtype(np.int64) if a.dtype.kind in "biu" else a.dtype
+
+
+def ordered_sum(a: np.ndarray, dim: tuple[int, ...] | None = None, keepdim: bool = False) -> np.ndarray:
+    """``a.sum(dim)`` (dims counted from 0, sorted), float numbers added in PyTorch's order (see above)."""
+    lanes = _LANES.get(a.dtype) if IN_PYTORCH_ORDER[0] else None
+    if lanes is None or type(a) is not np.ndarray or not a.flags.c_contiguous or (dim and len(set(dim)) < len(dim)):
+        return np.asanyarray(a.sum(dim, sum_dtype(a), None, keepdim))
+    dims = range(a.ndim) if dim is None else dim
+    shape = tuple(1 if d in dims else n for d, n in enumerate(a.shape) if keepdim or d not in dims)
+    if all(n == 1 or d in dims for d, n in enumerate(a.shape)):  # into one number: a contiguous row
+        if a.size >= GRAIN:  # (shared between threads: numpy's order)
+            return np.asarray(a.sum(dim, a.dtype, None, keepdim))
+        return _vector_rows(a.reshape(-1, 1), lanes).reshape(shape)
+    groups: list[list] = []  # neighbouring axes both reduced or both kept act as one (size-1 axes do not count)
+    for d, n in enumerate(a.shape):
+        if n > 1 and groups and groups[-1][1] == (d in dims):
+            groups[-1][0] *= n
+        elif n > 1:
+            groups.append([n, d in dims])
+    reduced = [g for g, (_, r) in enumerate(groups) if r]
+    if not reduced:  # only axes of size 1
+        return a.reshape(shape).copy()
+    inner = reduced[-1]  # the reduced axis fastest in memory: the kernel's rows or columns
+    x = a.reshape([n for n, _ in groups])
+    x = x.transpose(inner, *(g for g in range(len(groups)) if g != inner)) if inner else x
+    rest = x.shape[1:]
+    x = x.reshape(x.shape[0], -1)
+    if inner == len(groups) - 1:  # rows, each contiguous
+        y = _vector_rows(np.ascontiguousarray(x), lanes)
+    elif len(reduced) > 1:  # rows, strided
+        y = _row(x)
+    else:  # columns: the kept numbers are contiguous
+        cols = rest[-1]
+        cut = 4 * lanes * (cols // (4 * lanes)) if cols >= lanes else 4 * (cols // 4)
+        x = x.reshape(x.shape[0], -1, cols)
+        y = _cascade(x) if cut == cols else _row(x) if not cut else \
+            np.concatenate([_cascade(x[:, :, :cut]), _row(x[:, :, cut:])], axis=-1)
+    y = y.reshape(rest)
+    if len(reduced) > 1:  # each row's sum goes into its result in memory order
+        others = [g if g < inner else g - 1 for g in reduced[:-1]]
+        y = np.moveaxis(y, others, range(len(others)))
+        y = _in_order(y.reshape(-1, *y.shape[len(others):]))
+    return y.reshape(shape)
+
+
+def _in_order(x: np.ndarray) -> np.ndarray:
+    """0 + x[0] + x[1] + ..., one number at a time down each column. numpy's ``add.reduce`` does that along any axis
+    but the fastest in memory (np.sum's notes: there it sums pairwise); on one column ``add.accumulate`` does."""
+    if x.size == x.shape[0] and x.shape[0] > 2:
+        return np.add.accumulate(x).take(-1, 0)
+    return np.add.reduce(x)
+
+
+def _cascade(x: np.ndarray) -> np.ndarray:
+    """Each column of x (at least four: axis 0 runs down a column) summed in PyTorch's cascade: blocks of ``step``
+    in order, their sums in blocks of ``step`` ... four levels; what is left over at each level goes to that level's
+    total, and the totals are added lowest level first."""
+    n = x.shape[0]
+    step = 16 if n <= 1 << 19 else 1 << ((n - 1).bit_length() // 4)  # (more than 16 only past half a million)
+    if n < step:
+        return np.add.reduce(x)
+    totals = []
+    for _ in range(3):
+        full = x.shape[0] // step
+        if x.shape[0] > full * step:
+            totals.append(np.add.reduce(x[full * step:]))
+        if not full:
+            break
+        x = np.add.reduce(x[:full * step].reshape(full, step, *x.shape[1:]), 1)
+    else:
+        totals.append(np.add.reduce(x))
+    total = totals[0]
+    for t in totals[1:]:
+        total = total + t
+    return total
+
+
+def _row(x: np.ndarray) -> np.ndarray:
+    """Each column of x summed as PyTorch sums a row: four interleaved cascades, the leftovers added to the first,
+    then the four added in order."""
+    q = x.shape[0] // 4
+    if not q:
+        return _in_order(x)
+    parts = _cascade(x[:4 * q].reshape(q, 4, *x.shape[1:]))
+    total = parts[0]
+    for leftover in x[4 * q:]:
+        total = total + leftover
+    return total + parts[1] + parts[2] + parts[3]
+
+
+def _vector_rows(x: np.ndarray, lanes: int) -> np.ndarray:
+    """Each column of x, whose numbers were contiguous in the array it came from, summed as PyTorch sums contiguous
+    numbers: as a row of vectors of ``lanes`` numbers (lane by lane), then the leftover numbers from 0, then the
+    lanes, in order."""
+    v = x.shape[0] // lanes
+    if not v:
+        return _row(x)
+    per_lane = _row(x[:v * lanes].reshape(v, lanes, *x.shape[1:]))
+    return _in_order(np.concatenate([x[v * lanes:], per_lane]))

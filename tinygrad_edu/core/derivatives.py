@@ -182,8 +182,11 @@ def _reduced(shape: tuple[int, ...], dim: tuple[int, ...]) -> int:
     return math.prod(shape[d] for d in dim)  # how many elements a reduction over dim takes into each result
 
 
-def _sum_dtype(a: np.ndarray) -> Any:
-    return np.int64 if a.dtype.kind in "biu" else a.dtype  # PyTorch sums integers and bools as int64
+def _summed(self: np.ndarray, dim: tuple[int, ...] | None = None, keepdim: bool = False) -> np.ndarray:
+    """The sum, integers and bools in int64; floats in PyTorch's order (A.ordered_sum) past 4 numbers a result."""
+    if self.dtype.kind == "f" and math.prod(self.shape[d] for d in (range(self.ndim) if dim is None else dim)) > 4:
+        return A.ordered_sum(self, dim, keepdim)
+    return np.asanyarray(self.sum(dim, np.int64 if self.dtype.kind in "biu" else self.dtype, None, keepdim))
 
 
 LINEAR = "linear"  # ``jvp=LINEAR``: a linear op, whose tangent is the op applied to the tangent (auto_linear)
@@ -257,10 +260,8 @@ Acos = derivative("AcosBackward0", rounded_once(np.arccos),
                   self=lambda grad, self: grad * -(1 - self * self).rsqrt(), floating=True)
 Atan = derivative("AtanBackward0", rounded_once(np.arctan),
                   self=lambda grad, self: grad / (self * self + 1), floating=True)
-Sinh = derivative("SinhBackward0", rounded_once(np.sinh), self=lambda grad, self: grad * self.cosh(),
-                  floating=True)
-Cosh = derivative("CoshBackward0", rounded_once(np.cosh), self=lambda grad, self: grad * self.sinh(),
-                  floating=True)
+Sinh = derivative("SinhBackward0", rounded_once(np.sinh), self=lambda grad, self: grad * self.cosh(), floating=True)
+Cosh = derivative("CoshBackward0", rounded_once(np.cosh), self=lambda grad, self: grad * self.sinh(), floating=True)
 Deg2rad = derivative("Deg2RadBackward0", lambda self: self * self.dtype.type(PI_180),
                      self=lambda grad: MulScalar.apply(grad, PI_180), floating=True)
 Rad2deg = derivative("Rad2DegBackward0", lambda self: self * self.dtype.type(1 / PI_180),
@@ -325,16 +326,15 @@ Clone = derivative("CloneBackward0", lambda self: self.copy(), self=lambda grad:
 ToCopy = derivative("ToCopyBackward0", lambda self, dtype: self.astype(dtype),
                     self=lambda grad, self_dtype: grad.to(self_dtype), silent=True, jvp=LINEAR)
 # -- reductions (the mean's gradient divides by a number, as PyTorch's C++ does: DivBackward1) -------------------------
-Sum = derivative("SumBackward0", lambda self: np.asarray(self.sum(dtype=_sum_dtype(self))),
-                 self=lambda grad, self_shape: grad.expand(self_shape), silent=True, jvp=LINEAR)
-SumDim = derivative("SumBackward1", lambda self, dim, keepdim: np.asarray(self.sum(dim, _sum_dtype(self), None,
-                                                                                   keepdim)),
-                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim), silent=True,
-                    jvp=LINEAR, refusal=C.dims_refusal)
-Mean = derivative("MeanBackward0", lambda self: np.asarray(self.mean(dtype=self.dtype)),
+Sum = derivative("SumBackward0", lambda self: _summed(self), self=lambda grad, self_shape: grad.expand(self_shape),
+                 jvp=LINEAR)  # (not silent: a float32 sum can overflow to inf, as PyTorch's does, without a word)
+SumDim = derivative("SumBackward1", _summed, jvp=LINEAR, refusal=C.dims_refusal,
+                    self=lambda grad, self_shape, dim, keepdim: _unreduce(grad, self_shape, dim, keepdim))
+Mean = derivative("MeanBackward0", lambda self: np.asanyarray(_summed(self) / self.size),  # (of nothing: nan)
                   self=lambda grad, self_shape: DivScalar.apply(grad.expand(self_shape), math.prod(self_shape)),
-                  silent=True, jvp=LINEAR)
-MeanDim = derivative("MeanBackward1", lambda self, dim, keepdim: np.asarray(self.mean(dim, self.dtype, None, keepdim)),
+                  jvp=LINEAR)
+MeanDim = derivative("MeanBackward1",
+                     lambda self, dim, keepdim: _summed(self, dim, keepdim) / _reduced(self.shape, dim),
                      self=lambda grad, self_shape, dim, keepdim: DivScalar.apply(
-                         _unreduce(grad, self_shape, dim, keepdim), _reduced(self_shape, dim)), silent=True,
+                         _unreduce(grad, self_shape, dim, keepdim), _reduced(self_shape, dim)),
                      jvp=LINEAR, refusal=C.dims_refusal)

@@ -43,8 +43,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import _arrays, _hooks, _legacy, _steal
 from .. import _checks as C
-from .. import _hooks, _legacy, _steal
 from .. import _messages as M
 from .._quiet import Quiet, aloud, quiet_off, quiet_on, quietly
 from .grad_mode import GradMode, Speed
@@ -213,17 +213,17 @@ def gradient_edge(t: Tensor) -> tuple[Node | None, int]:
 def sum_to_shape(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype | None = None) -> Tensor:
     """Sum a gradient of a broadcast result back down to an input's ``shape`` (and ``dtype``): broadcasting, undone.
 
-    An input of shape ``(3, 1)`` used with one of shape ``(2, 3, 4)`` was used as if it were ``(2, 3, 4)``: a
-    new leading dimension (size 2), and its size-1 dimension repeated 4 times. Every copy contributed to the
-    output, so the input's gradient is the *sum* of the copies' gradients, over dim 0 (dropped) and dim 2
-    (kept as size 1)::
+    An input of shape ``(3, 1)`` used with one of shape ``(2, 3, 4)`` was used as if it were ``(2, 3, 4)``: a new
+    leading dimension (size 2), and its size-1 dimension repeated 4 times. Every copy contributed to the output, so
+    the input's gradient is the *sum* of the copies' gradients, over dim 0 (dropped) and dim 2 (kept as size 1)::
 
         sum_to_shape(g, (3, 1))   # g.shape == (2, 3, 4)  ->  g.sum((0, 2), keepdim=True).reshape(3, 1)
     """
     a, lead = grad._array, grad._array.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1)
-    if dims and Speed.tricks and not GradMode.enabled:  # speed: nothing is recorded: numpy's sum, not two ops
-        grad = wrap(a.sum(axis=dims, keepdims=True).reshape(shape))
+    if dims and Speed.tricks and not GradMode.enabled:  # speed: nothing is recorded: the sum's array, not two ops
+        grad = wrap(a.sum(dims, keepdims=True).reshape(shape) if a.size <= 4 * np.prod(shape) else  # (as SumDim's:
+                    _arrays.ordered_sum(a, dims, True).reshape(shape))  # more than four to a sum: PyTorch's order)
     elif dims:  # (the dimensions in front dropped by a reshape)
         grad = grad.sum(dims, keepdim=True).reshape(shape) if lead else grad.sum(dims, keepdim=True)
     return grad if dtype is None or grad._array.dtype == dtype else grad.to(dtype)

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .._arrays import ordered_sum
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
 from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._generator import in_memory_order
@@ -106,7 +107,7 @@ def _check_reduction(reduction: str) -> None:
 def _reduce(losses: np.ndarray, reduction: str) -> np.ndarray:
     if reduction == "none":
         return losses
-    total = losses.sum(dtype=losses.dtype)
+    total = ordered_sum(losses)  # (in PyTorch's order: a printed loss has PyTorch's last digit)
     return np.asarray(total / losses.size if reduction == "mean" else total, dtype=losses.dtype)
 
 

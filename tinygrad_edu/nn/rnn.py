@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _arrays
 from .._dtype import float32
 from .._tensor import Tensor, _wrap
 from ..autograd.engine import grad
@@ -139,11 +140,19 @@ class MkldnnRnnLayer(Function):
             results = MkldnnRnnLayer._run(sources, ctx._saved_has_biases, ctx._saved_reverse)
         else:
             sources, results = ctx._inner
-        found = grad(results, [sources[i] for i in wanted], (g_out, g_h, g_c), retain_graph=True,
-                     create_graph=GradMode.enabled, allow_unused=True)
+        # oneDNN computes the layer's gradients in its own loops, not with PyTorch's sum kernel: its sums over the
+        # steps run one step after another (numpy's order down an axis), not in PyTorch's cascade (_arrays.py)
+        ordered, _arrays.IN_PYTORCH_ORDER[0] = _arrays.IN_PYTORCH_ORDER[0], False
+        try:
+            found = grad(results, [sources[i] for i in wanted], (g_out, g_h, g_c), retain_graph=True,
+                         create_graph=GradMode.enabled, allow_unused=True)
+        finally:
+            _arrays.IN_PYTORCH_ORDER[0] = ordered
         grads: list[Tensor | None] = [None] * 10
         for i, g in zip(wanted, found):
             grads[i] = g if g is not None else _wrap(np.zeros_like(tensors[i]._array))
+        if grads[3] is not None and grads[4] is not None:  # oneDNN adds the two biases into one, so both get the
+            grads[4] = grads[3]  # same gradient (PyTorch's are equal): b_ih's here, summed over the steps in order
         return tuple(grads)
 
 

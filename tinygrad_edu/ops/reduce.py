@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
+from .._arrays import sum_dtype
 from .._checks import each_once, no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from .._printing import return_type
-from ..core.derivatives import _sum_dtype
 from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
@@ -541,7 +541,7 @@ class Prod(Function):
 
     @staticmethod
     def forward(ctx: Any, x: Tensor) -> Tensor:
-        result = _wrap(np.asarray(np.prod(x._array, dtype=_sum_dtype(x._array))))
+        result = _wrap(np.asarray(np.prod(x._array, dtype=sum_dtype(x._array))))
         ctx.save_for_backward(x, result)
         ctx.dims, ctx.keepdim = None, False
         return result
@@ -564,7 +564,7 @@ class ProdDim(Prod):
     def forward(ctx: Any, x: Tensor, dim: int, keepdim: bool) -> Tensor:
         a = x._array
         ctx.dims, ctx.keepdim = (_dim(dim, a.ndim),) if a.ndim else None, keepdim
-        result = _wrap(np.asarray(np.prod(a, axis=ctx.dims, keepdims=keepdim, dtype=_sum_dtype(a))))
+        result = _wrap(np.asarray(np.prod(a, axis=ctx.dims, keepdims=keepdim, dtype=sum_dtype(a))))
         ctx.save_for_backward(x, result)
         return result
 
@@ -622,10 +622,10 @@ class Cumsum(Function):
         a = x._array
         ctx.dim = dim = _dim(dim, a.ndim)
         if a.ndim == 0:
-            return a.astype(_sum_dtype(a))
+            return a.astype(sum_dtype(a))
         if a.dtype == np.float32:  # PyTorch keeps float32 running totals in float64, rounding each one once
             return np.cumsum(a, axis=dim, dtype=np.float64).astype(np.float32)
-        return np.cumsum(a, axis=dim, dtype=_sum_dtype(a))
+        return np.cumsum(a, axis=dim, dtype=sum_dtype(a))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
@@ -832,9 +832,9 @@ class Cumprod(Function):
         a = x._array
         ctx._saved_dim = dim = _dim(dim, builtins.max(a.ndim, 1))
         if a.ndim == 0:
-            result = _wrap(a.astype(_sum_dtype(a), copy=True))
+            result = _wrap(a.astype(sum_dtype(a), copy=True))
         else:
-            result = _wrap(np.cumprod(a, axis=dim, dtype=_sum_dtype(a)))
+            result = _wrap(np.cumprod(a, axis=dim, dtype=sum_dtype(a)))
         ctx.save_for_backward(x, result)
         return result
 
