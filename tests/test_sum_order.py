@@ -92,6 +92,12 @@ def test_empty_and_overflowing_sums_are_quiet_as_pytorchs() -> None:
         assert str(tg.full((3, 5), 3e38).sum(1)) == "tensor([inf, inf, inf])"
 
 
+def test_empty_sums_keep_their_shapes() -> None:
+    assert [str(t) for t in (tg.zeros(0, 10).sum(1), tg.zeros(10, 0).sum(0), tg.zeros(0, 10).mean(1),
+                             tg.zeros(3, 0, 7).sum((0, 2)), tg.zeros(5, 0).sum(1), tg.zeros(10, 0).sum())] == [
+        "tensor([])", "tensor([])", "tensor([])", "tensor([])", "tensor([0., 0., 0., 0., 0.])", "tensor(0.)"]
+
+
 def test_a_meta_tensors_sum_stays_meta() -> None:
     x = tg.empty(6, 7, device="meta")
     assert x.sum(1).device.type == "meta" and x.sum().is_meta and x.mean(0).shape == (7,)

@@ -35,6 +35,7 @@ saved is what backward reads. The built-in ops are Functions too (made from the 
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 import sys
 import weakref
@@ -222,7 +223,7 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype | None = 
     a, lead = grad._array, grad._array.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1)
     if dims and Speed.tricks and not GradMode.enabled:  # speed: nothing is recorded: the sum's array, not two ops
-        grad = wrap(a.sum(dims, keepdims=True).reshape(shape) if a.size <= 4 * np.prod(shape) else  # (as SumDim's:
+        grad = wrap(a.sum(dims, keepdims=True).reshape(shape) if a.size <= 4 * math.prod(shape) else  # (as SumDim's:
                     _arrays.ordered_sum(a, dims, True).reshape(shape))  # more than four to a sum: PyTorch's order)
     elif dims:  # (the dimensions in front dropped by a reshape)
         grad = grad.sum(dims, keepdim=True).reshape(shape) if lead else grad.sum(dims, keepdim=True)
@@ -245,10 +246,7 @@ class FunctionCtx:
     """What ``forward`` can tell ``backward`` (the ``ctx`` argument)."""
 
     needs_input_grad: tuple[bool, ...] = ()
-    _to_save: tuple = ()
-    _non_differentiable: tuple = ()
-    _dirty: tuple = ()
-    _for_forward: tuple = ()
+    _to_save = _non_differentiable = _dirty = _for_forward = ()  # (what the methods below are told: tuples of tensors)
     materialize_grads = True
 
     def save_for_backward(self, *tensors: Tensor | None) -> None:
