@@ -146,7 +146,11 @@ def ordered_sum(a: np.ndarray, dim: tuple[int, ...] | None = None, keepdim: bool
     if lanes is None or type(a) is not np.ndarray or not a.flags.c_contiguous or not a.size or (
             dim and len(set(dim)) < len(dim)):  # (numpy's refusal of a dim given twice; PyTorch's message follows)
         return np.asanyarray(a.sum(dim, sum_dtype(a), None, keepdim))
-    if a.ndim == 2 and dim is not None and len(dim) == 1 and a.shape[0] > 1 and a.shape[1] > 1:  # (the usual case,
+    if dim is None or len(dim) == a.ndim:  # (the usual case, straight: a loss) everything into one number
+        if a.size >= GRAIN:  # (shared between threads: numpy's order)
+            return np.asanyarray(a.sum(dim, a.dtype, None, keepdim))
+        return np.asarray(_flat(a.reshape(-1), lanes)).reshape((1,) * a.ndim if keepdim else ())
+    if a.ndim == 2 and len(dim) == 1 and a.shape[0] > 1 and a.shape[1] > 1:  # (the usual case,
         if dim[0] == 0:  # straight) a bias's gradient: columns
             return _columns(a, lanes).reshape((1, -1) if keepdim else -1)
         return _vector_rows(np.ascontiguousarray(a.T), lanes).reshape((-1, 1) if keepdim else -1)  # rows
@@ -186,16 +190,13 @@ def ordered_sum(a: np.ndarray, dim: tuple[int, ...] | None = None, keepdim: bool
 
 def _flat(a: np.ndarray, lanes: int) -> np.ndarray:
     """``_vector_rows`` of one contiguous row, in fewer numpy calls (a loss's sum, a mean): the four interleaved
-    runs of vectors as one array of 4 * ``lanes`` columns."""
+    runs of vectors as one array of 4 * ``lanes`` columns, then the runs and leftover vectors, then the lanes."""
     v = a.shape[0] // lanes
     if v < 4:
         return _vector_rows(a.reshape(-1, 1), lanes).reshape(())
-    vectors, q = a[:v * lanes].reshape(v, lanes), v // 4
-    runs = _cascade(vectors[:4 * q].reshape(q, 4 * lanes)).reshape(4, lanes)
-    total = runs[0]
-    for leftover in vectors[4 * q:]:
-        total = total + leftover
-    total = total + runs[1] + runs[2] + runs[3]
+    q = v // 4
+    runs = _cascade(a[:4 * q * lanes].reshape(q, 4 * lanes)).reshape(4, lanes)
+    total = np.add.reduce(np.concatenate([runs[:1], a[4 * q * lanes:v * lanes].reshape(-1, lanes), runs[1:]]))
     return np.add.accumulate(np.concatenate([a[v * lanes:], total]))[-1]  # the leftover numbers from 0, the lanes
 
 
