@@ -207,3 +207,54 @@ def test_a_losss_mean_is_pytorchs_bit_for_bit(loss: str) -> None:
         a, b = (rng.uniform(0.05, 0.95, n).astype(np.float32) for _ in range(2))
         ours = getattr(tg.nn.functional, loss)(tg.tensor(a), tg.tensor(b)).item()
         assert ours == getattr(torch.nn.functional, loss)(torch.tensor(a), torch.tensor(b)).item(), n
+
+
+# -- the sums inside PyTorch's softmax, log_softmax and nll_loss kernels ------------------------------------------
+def test_a_row_of_softmax_adds_as_vectors_then_lanes_in_halves() -> None:
+    """Along the last dim, PyTorch's kernel adds a row's exps one vector after another, then the lanes in halves
+    (lane i plus lane i + half). Nine equal-sized lanes of 1s with BIG in the last lane show it: with 16 lanes (a
+    64-byte vector) lanes 0-7 pair with 8-15, so BIG meets 1 and loses it; one number after another keeps more."""
+    from tinygrad_edu._arrays import VECTOR_BYTES, vector_row_sums
+
+    lanes = VECTOR_BYTES // 4
+    row = np.ones((1, lanes), np.float32)
+    row[0, -1] = BIG
+    halves = row[0]
+    while halves.size > 1:
+        halves = halves[: halves.size // 2] + halves[halves.size // 2:]
+    assert vector_row_sums(row)[0] == halves[0]
+    short = np.array([[1, BIG, -BIG, 1]], np.float32)  # shorter than a vector: one after another
+    assert vector_row_sums(short)[0] == 1.0
+
+
+def test_nll_loss_adds_the_first_sample_last() -> None:
+    """PyTorch's nll_loss puts the first sample's term at the top of its running sums: (x1 + x2 + ...) + x0."""
+    picked = np.array([[BIG], [1.0], [-BIG], [1.0]], np.float32)  # one class: each row's log-probability
+    loss = tg.nn.functional.nll_loss(tg.tensor(-picked), tg.zeros(4, dtype=tg.long), reduction="sum")
+    assert loss.item() == ((np.float32(1) + np.float32(-BIG)) + np.float32(1)) + np.float32(BIG)
+
+
+def test_cross_entropy_log_softmax_and_softmax_are_pytorchs() -> None:
+    """``loss.item()`` of a cross-entropy is PyTorch's in nearly every case (its exp is within PyTorch's own exp's
+    error, not always its bits): 296 of 300 random batches when measured; here at least 95%."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(5)
+    same, rows, total_rows = 0, 0, 0
+    for _ in range(100):
+        b, c = int(rng.integers(2, 200)), int(rng.integers(2, 20))
+        x, y = (rng.standard_normal((b, c)) * 2).astype(np.float32), rng.integers(0, c, b)
+        same += tg.nn.functional.cross_entropy(tg.tensor(x), tg.tensor(y)).item() == \
+            torch.nn.functional.cross_entropy(torch.tensor(x), torch.tensor(y)).item()
+        ours, theirs = tg.log_softmax(tg.tensor(x), 1).numpy(), torch.log_softmax(torch.tensor(x), 1).numpy()
+        rows, total_rows = rows + int((ours == theirs).all(1).sum()), total_rows + b
+    assert same >= 95 and rows >= 0.9 * total_rows, (same, rows, total_rows)
+
+
+def test_the_vector_width_follows_pytorchs_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tinygrad_edu._arrays import _vector_bytes
+
+    for chosen, width in (("avx2", 32), ("AVX512", 64), ("default", 32)):
+        monkeypatch.setenv("ATEN_CPU_CAPABILITY", chosen)
+        assert _vector_bytes() == width
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY")
+    assert _vector_bytes() in (32, 64)  # (from the CPU's flags)

@@ -7,6 +7,8 @@ op computes is the numpy function; these add the corner cases.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from . import _messages as M
@@ -209,9 +211,9 @@ def _in_order(x: np.ndarray) -> np.ndarray:
 
 
 def _cascade(x: np.ndarray) -> np.ndarray:
-    """Each column of x (at least four: axis 0 runs down a column) summed in PyTorch's cascade: blocks of ``step``
-    in order, their sums in blocks of ``step`` ... four levels; what is left over at each level goes to that level's
-    total, and the totals are added lowest level first."""
+    """Each column of x (axis 0 runs down a column; at least two columns) summed in PyTorch's cascade: blocks of
+    ``step`` in order, their sums in blocks of ``step`` ... four levels; what is left over at each level goes to that
+    level's total, and the totals are added lowest level first."""
     n = x.shape[0]
     step = 16 if n <= 1 << 19 else 1 << ((n - 1).bit_length() // 4)  # (more than 16 only past half a million)
     total = None
@@ -259,3 +261,53 @@ def _vector_rows(x: np.ndarray, lanes: int) -> np.ndarray:
         return _row(x)
     per_lane = _row(x[:v * lanes].reshape(v, lanes, *x.shape[1:]))
     return _in_order(np.concatenate([x[v * lanes:], per_lane]))
+
+
+def sample_sum(v: np.ndarray) -> np.ndarray | None:
+    """The sum of one term per sample as PyTorch's ``nll_loss`` adds it (and its weights' sum): the terms after the
+    first as a cascade, then the first (it went to the top level of PyTorch's running sums). None where that order
+    is not known here: a float type other than float32 and float64, or 65,536 terms or more."""
+    if v.ndim != 1 or v.dtype not in _LANES or not 1 <= v.shape[0] < 65536 or not IN_PYTORCH_ORDER[0]:
+        return None
+    if v.shape[0] == 1:
+        return v[0]
+    rest = v[1:, None]
+    return _cascade(np.concatenate([rest, rest], 1))[0] + v[0]  # (two columns: numpy adds down them in order)
+
+
+def _vector_bytes() -> int:
+    """How wide PyTorch's CPU vectors are on this machine, for its kernels compiled per instruction set (softmax's):
+    64 bytes where it dispatches to AVX512 (the CPU has AVX512 VL, BW and DQ and FMA, as PyTorch checks), else 32.
+    ``ATEN_CPU_CAPABILITY`` chooses, as it does for PyTorch."""
+    chosen = os.environ.get("ATEN_CPU_CAPABILITY", "").lower()
+    if chosen in ("default", "avx2", "avx512"):
+        return 64 if chosen == "avx512" else 32
+    try:
+        with open("/proc/cpuinfo") as info:
+            flags = next((line.split(":", 1)[1].split() for line in info if line.startswith("flags")), [])
+    except OSError:
+        return 32
+    return 64 if {"avx512vl", "avx512bw", "avx512dq", "fma"} <= set(flags) else 32
+
+
+VECTOR_BYTES = _vector_bytes()
+
+
+def vector_row_sums(e: np.ndarray) -> np.ndarray | None:
+    """The sums of e's rows (its last axis) as PyTorch's vectorised kernels reduce a row (``softmax``,
+    ``log_softmax``): one vector of numbers added to the next, the leftover numbers into the first lanes, then the
+    lanes in halves (lane i plus lane i + half, ...); a row shorter than a vector, one number after another. None for
+    a dtype other than float32 and float64."""
+    if e.dtype not in _LANES or not IN_PYTORCH_ORDER[0] or not e.size:
+        return None
+    lanes, c = VECTOR_BYTES // e.dtype.itemsize, e.shape[-1]
+    if c < lanes:
+        return np.add.accumulate(e, axis=-1)[..., -1]
+    full = c // lanes
+    acc = np.add.reduce(e[..., :full * lanes].reshape(*e.shape[:-1], full, lanes), axis=-2)  # (down: in order)
+    if c > full * lanes:
+        acc[..., :c - full * lanes] += e[..., full * lanes:]
+    while acc.shape[-1] > 1:
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc[..., 0]

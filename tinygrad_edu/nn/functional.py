@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from .._arrays import ordered_sum
+from .._arrays import ordered_sum, sample_sum
 from .._creation import default_generator  # the generator manual_seed seeds: dropout's masks
 from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._generator import in_memory_order
@@ -397,14 +397,17 @@ class NllLoss(Function):
         losses = -picked if w_t is None else -picked * w_t
         if kept is not None:
             losses[~kept] = 0  # an ignored sample's loss is 0 (not -x * 0, which may be -0.)
-        total = np.asarray(t.size if w_t is None else w_t.sum(), dtype=a.dtype)
+        in_order = kept is None and a.ndim == 2  # (PyTorch's order of its running sums, for (N, C) and nothing ignored)
+        weights = None if w_t is None else sample_sum(w_t) if in_order else None
+        total = np.asarray(t.size if w_t is None else w_t.sum() if weights is None else weights, dtype=a.dtype)
         ctx.info = (cols, kept, w_t, total, reduction, x._array.shape, a.shape)
         ctx._saved_ignore_index = ignore_index
         _set_reduction(ctx, reduction)
         ctx.save_for_backward(x, target, weight, _wrap(total))
         if reduction == "none":
             return losses.reshape(target._array.shape) if x._array.ndim > 1 else losses.reshape(())
-        summed = np.add.reduce(losses, None)
+        summed = sample_sum(losses) if in_order else None
+        summed = np.add.reduce(losses, None) if summed is None else summed
         return np.asarray(summed / total if reduction == "mean" else summed, dtype=a.dtype)
 
     @staticmethod

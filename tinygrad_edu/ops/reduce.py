@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .._arrays import sum_dtype
+from .._arrays import sum_dtype, vector_row_sums
 from .._checks import each_once, no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from .._printing import return_type
@@ -315,6 +315,15 @@ def _nonempty_reduction(name: str, a: np.ndarray, dim: int | None) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
 
 
+def _exp(a: np.ndarray) -> np.ndarray:
+    """exp, a float32's in float64 rounded once (as the core's ``rounded_once``: PyTorch's values, nearly always)."""
+    return np.exp(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.exp(a)
+
+
+def _log(a: np.ndarray) -> np.ndarray:
+    return np.log(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.log(a)
+
+
 class Softmax(Function):
     node_name = "SoftmaxBackward0"
     saved_names = ("result",)
@@ -326,8 +335,10 @@ class Softmax(Function):
         ctx.dim = dim = _dim(dim, a.ndim)
         if a.dtype.kind != "f":  # (PyTorch has no kernel for integers: pass dtype=, or convert first)
             no_integer_kernel(a, "softmax", dim)
-        e = np.exp(a - np.maximum.reduce(a, dim, keepdims=True))  # less the max: no change, but no overflow
+        e = _exp(a - np.maximum.reduce(a, dim, keepdims=True))  # less the max: no change, but no overflow
         ctx.save_for_backward(RESULT)
+        if dim == a.ndim - 1 and (total := vector_row_sums(e)) is not None:  # PyTorch's kernel along the last dim:
+            return e * (a.dtype.type(1) / total[..., None])  # its order of sums, and times the reciprocal
         return e / np.add.reduce(e, dim, keepdims=True)
 
     @staticmethod
@@ -374,7 +385,10 @@ class LogSoftmax(Function):
             no_integer_kernel(a, "log_softmax", dim)
         shifted = a - np.maximum.reduce(a, dim, keepdims=True)
         ctx.save_for_backward(RESULT)
-        return shifted - np.log(np.add.reduce(np.exp(shifted), dim, keepdims=True))
+        e = _exp(shifted)
+        total = vector_row_sums(e) if dim == a.ndim - 1 else None  # (PyTorch's kernel along the last dim: its order)
+        total = np.add.reduce(e, dim, keepdims=True) if total is None else total[..., None]
+        return shifted - _log(total)
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
