@@ -1014,7 +1014,11 @@ class Softplus(Function):
         ctx._saved_beta, ctx._saved_threshold = beta, threshold
         a = x._array
         bx = a * a.dtype.type(beta)
-        return np.where(bx > threshold, a, np.log1p(np.exp(bx)) / a.dtype.type(beta))
+        if a.dtype == np.float32:  # as PyTorch's kernel: exp rounded to float32, then log1p (each rounded once)
+            soft = np.log1p(np.exp(bx, dtype=np.float64).astype(np.float32), dtype=np.float64).astype(np.float32)
+        else:
+            soft = np.log1p(np.exp(bx))
+        return np.where(bx > threshold, a, soft / a.dtype.type(beta))
 
     @staticmethod
     def backward(ctx: Any, g: Tensor) -> tuple:
