@@ -39,7 +39,7 @@ from .._dtype import CPP_NAMES, LEGACY_NAMES, promoted
 from .._generator import in_memory_order
 from .._tensor import Tensor, _wrap
 from ..autograd.engine import grad as _grad
-from ..core.derivatives import MulScalar, ThresholdBackward
+from ..core.derivatives import MulScalar, ThresholdBackward, rounded_once
 from ..core.function import RESULT, Function
 from ..core.grad_mode import GradMode, enable_grad, no_grad
 from ..ops import elementwise, unrecorded
@@ -1014,10 +1014,7 @@ class Softplus(Function):
         ctx._saved_beta, ctx._saved_threshold = beta, threshold
         a = x._array
         bx = a * a.dtype.type(beta)
-        if a.dtype == np.float32:  # as PyTorch's kernel: exp rounded to float32, then log1p (each rounded once)
-            soft = np.log1p(np.exp(bx, dtype=np.float64).astype(np.float32), dtype=np.float64).astype(np.float32)
-        else:
-            soft = np.log1p(np.exp(bx))
+        soft = rounded_once(np.log1p)(rounded_once(np.exp)(bx))  # (as PyTorch's kernel: exp, then log1p of it)
         return np.where(bx > threshold, a, soft / a.dtype.type(beta))
 
     @staticmethod

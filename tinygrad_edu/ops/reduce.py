@@ -28,6 +28,7 @@ from .._arrays import sum_dtype, vector_row_sums
 from .._checks import each_once, no_integer_kernel
 from .._dtype import LEGACY_NAMES
 from .._printing import return_type
+from ..core.derivatives import rounded_once
 from ..core.function import RESULT, Function
 from ..core.function import wrap as _wrap
 from ..core.grad_mode import GradMode
@@ -315,13 +316,7 @@ def _nonempty_reduction(name: str, a: np.ndarray, dim: int | None) -> None:
         raise IndexError(f"{name}(): Expected reduction dim {_dim(dim, a.ndim)} to have non-zero size.")
 
 
-def _exp(a: np.ndarray) -> np.ndarray:
-    """exp, a float32's in float64 rounded once (as the core's ``rounded_once``: PyTorch's values, nearly always)."""
-    return np.exp(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.exp(a)
-
-
-def _log(a: np.ndarray) -> np.ndarray:
-    return np.log(a, dtype=np.float64).astype(a.dtype) if a.dtype == np.float32 else np.log(a)
+_exp, _log = rounded_once(np.exp), rounded_once(np.log)  # (in float64, rounded once: PyTorch's values, nearly always)
 
 
 class Softmax(Function):
