@@ -7,7 +7,8 @@
   and numpy's settings are back as they were afterwards, even when backward fails.
 * Ops that record nothing (under no_grad, or inside backward without create_graph) take a short path that
   must give the same numbers, views and version counters as the long one. Inside such a backward pass,
-  a formula's same-shape, same-dtype float arithmetic (``g * y``) is numpy's ufunc directly.
+  a formula's same-shape, same-dtype float arithmetic (``g * y``) is numpy's ufunc directly, and any other op of
+  the derivative table that is not a view (``TanhBackward`` in tanh's formula) is its forward's array, wrapped.
 * All of these sit behind one switch, ``tinygrad_edu.core.grad_mode.Speed.tricks``: with it off, every result is
   the same (the last tests).
 """
@@ -256,6 +257,38 @@ def test_formula_arithmetic_skips_apply_only_where_nothing_can_differ(monkeypatc
     (x * n).sum().backward()
     assert len(calls) == 3
     np.testing.assert_array_equal(x.grad.numpy(), [4.0, 6.0])
+
+
+def test_an_entry_inside_backward_is_its_forwards_array_without_a_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tanh's formula calls the TanhBackward entry: inside a backward pass that records nothing it makes no node (no
+    ctx), with the tricks off it takes the long path; the gradients are the same bits, 0-d ones included."""
+    from tinygrad_edu.core import derivatives
+    from tinygrad_edu.core.grad_mode import Speed
+
+    made: list[int] = []
+
+    class Counted(derivatives.TanhBackward._backward_cls):  # (the node class: one instance per long-path call)
+        def __init__(self) -> None:
+            made.append(1)
+
+    monkeypatch.setattr(derivatives.TanhBackward, "_backward_cls", Counted)
+
+    def gradients() -> tuple[int, list]:
+        made.clear()
+        x, s = tg.tensor([0.5, -1.0, 2.0, 0.0], requires_grad=True), tg.tensor(0.25, requires_grad=True)
+        (x.tanh() * 3).sum().backward()
+        s.tanh().exp().backward()
+        return len(made), [(g.numpy().tobytes(), g.dtype, g.shape) for g in (x.grad, s.grad)]
+
+    fast_nodes, fast = gradients()
+    try:
+        Speed.tricks = False
+        plain_nodes, plain = gradients()
+    finally:
+        Speed.tricks = True
+    assert (fast_nodes, plain_nodes) == (0, 2)
+    assert fast == plain
+    assert fast[1][1:] == (tg.float32, ())
 
 
 def test_a_learners_backward_arithmetic_is_an_op_as_always() -> None:

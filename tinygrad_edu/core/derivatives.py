@@ -102,10 +102,12 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
         if kept:
             ctx._kept = tuple([getattr(values[i]._array, part) if part else values[i] for i, part in kept_at])
 
+    last_first = {n: [(i, grads[i], reads[i]) for i in range(n)][::-1] for n in range(len(args) + 1)}
+
     def run_backward(ctx: Any, grad: Any) -> tuple:  # (the last input's gradient first, as PyTorch computes them)
-        values = (*ctx.saved_tensors, *ctx._kept)
-        return tuple([f(grad, *[values[i] for i in r]) if need else None
-                      for f, r, need in [*zip(grads, reads, ctx.needs_input_grad)][::-1]][::-1])
+        values, needs = (*ctx.saved_tensors, *ctx._kept), ctx.needs_input_grad
+        return tuple([f(grad, *[values[j] for j in r]) if needs[i] else None
+                      for i, f, r in last_first[len(needs)]][::-1])  # (last_first: by how many arguments were given)
 
     def run_formula(ctx: Any, grad: Any) -> tuple:  # (one input, whose formula names all the node keeps, in order)
         return (grads[0](grad, *ctx.saved_tensors, *ctx._kept),)
@@ -128,7 +130,7 @@ def derivative(node: str, forward: Callable[..., Any], *, broadcast: bool = Fals
     fn = type(name, (Function,), {"node_name": node, "saved_names": saved_names, "is_view": view, "silent": silent,
                                   "refusal": refusal or (C.broadcast_refusal if broadcast else None),
                                   "forward": staticmethod(run_forward), "backward": staticmethod(run_backward),
-                                  "formulas": formulas, "_jvp": staticmethod(run_jvp),
+                                  "formulas": formulas, "_jvp": staticmethod(run_jvp), "_bare": not view,
                                   "__module__": __name__})
     fn._backward_cls._kept = ()
     for i, n in enumerate(kept):
@@ -239,10 +241,8 @@ Expm1 = derivative("Expm1Backward0", rounded_once(np.expm1),
 Exp2 = derivative("Exp2Backward0", rounded_once(np.exp2),
                   self=lambda grad, result: MulScalar.apply(grad * result, LN2), floating=True)
 Log = derivative("LogBackward0", rounded_once(np.log), self=lambda grad, self: grad / self, floating=True)
-Log1p = derivative("Log1PBackward0", rounded_once(np.log1p),
-                   self=lambda grad, self: grad / (self + 1), floating=True)
-Log2 = derivative("Log2Backward0", rounded_once(np.log2),
-                  self=lambda grad, self: grad / (self * LN2), floating=True)
+Log1p = derivative("Log1PBackward0", rounded_once(np.log1p), self=lambda grad, self: grad / (self + 1), floating=True)
+Log2 = derivative("Log2Backward0", rounded_once(np.log2), self=lambda grad, self: grad / (self * LN2), floating=True)
 Log10 = derivative("Log10Backward0", rounded_once(np.log10),
                    self=lambda grad, self: grad / (self * LN10), floating=True)
 Sqrt = derivative("SqrtBackward0", lambda self: np.sqrt(self),

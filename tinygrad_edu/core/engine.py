@@ -115,10 +115,8 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
             elif grads is not None:
                 inputs = _run_node(node, grads, slow or _Pass(retain_graph))
             edges = node.next_functions
-    finally:
-        if Quiet.token is not prev[1]:
-            quiet_off(Quiet.token)
-        GradMode.enabled, Quiet.token = prev
+    finally:  # (numpy's warnings back, if this pass turned them off: then prev[1] is None, what quiet_off returns)
+        GradMode.enabled, Quiet.token = prev[0], prev[1] if Quiet.token is prev[1] else quiet_off(Quiet.token)
     return [] if slow is None else slow.captured
 
 

@@ -349,6 +349,7 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
     pack_order: tuple[int, ...] | None = None  # the order saved-tensor hooks see them in, if not save_for_backward's
     refusal: Callable[..., None] | None = None  # a built-in's: raises PyTorch's error where numpy refused (ValueError)
     silent = False  # speed: a built-in whose forward meets no floating-point exception skips numpy's error state
+    _bare = False  # speed: a derivative entry (not a view): inside a backward pass, just its forward's array wrapped
     boxed_grads_call = False  # True: backward(ctx, grads) takes the gradients as one list (autograd/function.py)
 
     @staticmethod
@@ -378,10 +379,12 @@ class Function(_legacy.FunctionRefusals, metaclass=FunctionMeta):
 
         Every op comes through here, and every op of every backward formula: the usual case is one array out,
         wrapped as a tensor, and inside no_grad or a backward pass nothing to record."""
+        if cls._bare and Quiet.token is not None and not GradMode.enabled and GradMode.dual is None and Speed.tricks:
+            return wrap(np.asanyarray(cls._forward_with_ctx(cls._backward_cls, *args)))  # speed: nothing to record
         ctx, enabled, level = cls._backward_cls(), GradMode.enabled, GradMode.dual
         ctx.needs_input_grad = tuple([isinstance(a, Tensors.cls) and a._requires_grad for a in args])
-        if record := enabled and True in ctx.needs_input_grad:
-            ctx._seq = next(_sequence_nr)  # the order of creation, which the engine follows
+        ctx._seq = next(_sequence_nr) if (record := enabled and True in ctx.needs_input_grad) else -1  # (the order of
+        # creation, which the engine follows; -1: not recorded)
         # a built-in op computes as PyTorch does, silently (1/0 is inf); a learner's, with the learner's settings
         token = quiet_on() if Quiet.token is None and cls._builtin and not (cls.silent and Speed.tricks) else None
         GradMode.enabled, GradMode.dual = False, None  # forward's own tensor ops are not recorded, nor give tangents
