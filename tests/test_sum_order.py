@@ -234,6 +234,16 @@ def test_nll_loss_adds_the_first_sample_last() -> None:
     assert loss.item() == ((np.float32(1) + np.float32(-BIG)) + np.float32(1)) + np.float32(BIG)
 
 
+def test_nll_loss_adds_the_other_terms_in_blocks_of_16() -> None:
+    """The terms after the first go through PyTorch's cascade: blocks of 16 in order, the leftover, then the blocks'
+    sums. BIG then 15 zeros fill the first block, 16 ones the second (16, exactly), -BIG is left over: (-BIG + (BIG +
+    16)) + 1 = 17, where one number after another loses every 1 to BIG (1) and numpy's pairwise sum gives 12."""
+    big = np.float32(2**25)  # (its neighbours are 4 apart: BIG + 1 is BIG, BIG + 16 is exact)
+    terms = np.array([1.0, big] + [0.0] * 15 + [1.0] * 16 + [-big], np.float32)
+    loss = tg.nn.functional.nll_loss(tg.tensor(-terms[:, None]), tg.zeros(34, dtype=tg.long), reduction="sum")
+    assert loss.item() == 17.0
+
+
 def test_cross_entropy_log_softmax_and_softmax_are_pytorchs() -> None:
     """``loss.item()`` of a cross-entropy is PyTorch's in nearly every case (its exp is within PyTorch's own exp's
     error, not always its bits): 296 of 300 random batches when measured; here at least 95%."""

@@ -269,10 +269,15 @@ def sample_sum(v: np.ndarray) -> np.ndarray | None:
     is not known here: a float type other than float32 and float64, or 65,536 terms or more."""
     if v.ndim != 1 or v.dtype not in _LANES or not 1 <= v.shape[0] < 65536 or not IN_PYTORCH_ORDER[0]:
         return None
-    if v.shape[0] == 1:
-        return v[0]
-    rest = v[1:, None]
-    return _cascade(np.concatenate([rest, rest], 1))[0] + v[0]  # (two columns: numpy adds down them in order)
+    rest, total = v[1:], None
+    while True:  # _cascade's order on one column: add.accumulate adds in order (add.reduce would add pairwise)
+        full = rest.shape[0] // 16
+        if rest.shape[0] > full * 16:  # (fewer than 65,536 terms: blocks of 16 at every level)
+            left = np.add.accumulate(rest[full * 16:])[-1]
+            total = left if total is None else total + left
+        if not full:
+            return v[0] if total is None else total + v[0]
+        rest = np.add.accumulate(rest[:full * 16].reshape(full, 16), 1)[:, -1]
 
 
 def _vector_bytes() -> int:
@@ -301,8 +306,8 @@ def vector_row_sums(e: np.ndarray) -> np.ndarray | None:
     if e.dtype not in _LANES or not IN_PYTORCH_ORDER[0] or not e.size:
         return None
     lanes, c = VECTOR_BYTES // e.dtype.itemsize, e.shape[-1]
-    if c < lanes:
-        return np.add.accumulate(e, axis=-1)[..., -1]
+    if c < lanes:  # (the rows as columns, added down: in order, and quicker than add.accumulate along short rows)
+        return np.add.reduce(np.ascontiguousarray(e.reshape(-1, c).T), 0).reshape(e.shape[:-1])
     full = c // lanes
     acc = np.add.reduce(e[..., :full * lanes].reshape(*e.shape[:-1], full, lanes), axis=-2)  # (down: in order)
     if c > full * lanes:
