@@ -323,3 +323,21 @@ def test_gradcheck_checks_can_be_relaxed_or_reported_as_pytorch() -> None:
                 lib.autograd.gradcheck(_not_materialized(lib).apply, (_x(lib),), check_undefined_grad=False))
 
     as_pytorch(program, (None, "(False, True)", []))
+
+
+def test_tanhs_third_derivative_records_pytorchs_nodes() -> None:
+    """tanh_backward's formula for the output, ``grad * (-2 * output * grad_output)``, is C++ in PyTorch: ``-2 *
+    output`` is a multiplication by a Scalar, recorded as MulBackward1 (as PyTorch 2.13 shows), not a wrapped
+    number's MulBackward0. The values are the same either way: -2 times a float is exact."""
+    import tinygrad_edu as tg
+
+    x = tg.tensor([0.5, -1.0], requires_grad=True)
+    (g,) = tg.autograd.grad(x.tanh().sum(), x, create_graph=True)
+    (gg,) = tg.autograd.grad(g.sum(), x, create_graph=True)
+    names, node = [], gg.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    assert names == ["TanhBackwardBackward0", "MulBackward0", "MulBackward0", "MulBackward1", "TanhBackward0",
+                     "AccumulateGrad"]
+    assert str(gg) == "tensor([-0.7269,  0.6397], grad_fn=<TanhBackwardBackward0>)"

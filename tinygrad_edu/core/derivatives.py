@@ -274,7 +274,7 @@ Tanh = derivative("TanhBackward0", rounded_once(np.tanh),
 TanhBackward = derivative("TanhBackwardBackward0", lambda grad_output, output:
                           grad_output * (1 - np.square(output, dtype=np.float64)).astype(output.dtype),
                           grad_output=lambda grad, output: TanhBackward.apply(grad, output),
-                          output=lambda grad, grad_output, output: grad * (-2 * output * grad_output))
+                          output=lambda grad, grad_output, output: grad * (MulScalar.apply(output, -2) * grad_output))
 Sigmoid = derivative("SigmoidBackward0", lambda self: 1 / (1 + np.exp(-self)),  # (sigmoid(-100) is 0, as PyTorch's)
                      self=lambda grad, result: SigmoidBackward.apply(grad, result), floating=True)
 SigmoidBackward = derivative("SigmoidBackwardBackward0",

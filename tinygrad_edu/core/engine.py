@@ -219,7 +219,8 @@ def _needed(deps: dict[Node, int], capture: list[Edge], accumulate: bool) -> set
             users.setdefault(nxt, []).append(node)
     needed, todo = set(), list(targets)  # walk the edges backwards from the targets: whoever reaches one is needed
     while todo:
-        found = [user for user in users.get(todo.pop(), ()) if user not in needed]
-        needed.update(found)
-        todo += found
+        for user in users.get(todo.pop(), ()):
+            if user not in needed:
+                needed.add(user)
+                todo.append(user)
     return needed | targets if accumulate else needed
