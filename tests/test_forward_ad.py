@@ -41,6 +41,7 @@ CASES: dict[str, tuple[list[np.ndarray], Callable[..., tg.Tensor]]] = {
     "RsubBackward1": ([anywhere(3)], lambda a: D.Rsub.apply(a, 2.0)),
     "MulBackward0": ([anywhere(2, 3), anywhere(3)], lambda a, b: D.Mul.apply(a, b)),
     "MulBackward1": ([anywhere(3)], lambda a: D.MulScalar.apply(a, 3.0)),
+    "AddBackward1": ([anywhere(3)], lambda a: D.AddScalar.apply(a, 2.5)),
     "DivBackward1": ([anywhere(3)], lambda a: D.DivScalar.apply(a, 4.0)),
     "DivBackward0": ([anywhere(2, 3), positive(3)], lambda a, b: D.Div.apply(a, b)),
     "NegBackward0": ([anywhere(3)], lambda a: D.Neg.apply(a)),

@@ -198,7 +198,7 @@ rounded_once = lambda f: lambda self: f(self, dtype=np.float64).astype(self.dtyp
 
 # == The table ==================================================================================================
 # ``grad`` is d(root)/d(output); each formula gives d(root)/d(that input). PyTorch's node names.
-# -- arithmetic --------------------------------------------------------------------------------------------------------
+# -- arithmetic (the Scalar entries: x * c, x + c and x / c for a number c, as PyTorch's C++ formulas write them) ------
 Add = derivative("AddBackward0", lambda self, other, alpha=1: self + (other if alpha == 1 else alpha * other),
                  self=lambda grad: grad,
                  other=lambda grad, alpha: grad if alpha == 1 else grad * alpha, broadcast=True)
@@ -213,6 +213,7 @@ Mul = derivative("MulBackward0", lambda self, other: self * other,
                  other=lambda grad, self: grad * self, broadcast=True)
 MulScalar = derivative("MulBackward1", lambda self, other: self * self.dtype.type(other),  # x * c in C++ formulas
                        self=lambda grad, other: MulScalar.apply(grad, other), saved=("other",))
+AddScalar = derivative("AddBackward1", lambda self, other: self + self.dtype.type(other), self=lambda grad: grad)
 DivScalar = derivative("DivBackward1", lambda self, other: np.asarray(self / other, dtype=self.dtype),  # x / c in C++
                        self=lambda grad, other: grad / other, saved=("other",))
 Div = derivative("DivBackward0", A.true_divide,
@@ -237,29 +238,31 @@ RPow = derivative("PowBackward2", lambda self, exponent: A.power(np.asarray(self
 # -- exponentials and logarithms (rounded_once: in float64, rounded once to float32, as PyTorch's float32 values are)
 Exp = derivative("ExpBackward0", rounded_once(np.exp), self=lambda grad, result: grad * result, floating=True)
 Expm1 = derivative("Expm1Backward0", rounded_once(np.expm1),
-                   self=lambda grad, result: grad * (result + 1), floating=True)
+                   self=lambda grad, result: grad * AddScalar.apply(result, 1), floating=True)
 Exp2 = derivative("Exp2Backward0", rounded_once(np.exp2),
                   self=lambda grad, result: MulScalar.apply(grad * result, LN2), floating=True)
 Log = derivative("LogBackward0", rounded_once(np.log), self=lambda grad, self: grad / self, floating=True)
-Log1p = derivative("Log1PBackward0", rounded_once(np.log1p), self=lambda grad, self: grad / (self + 1), floating=True)
-Log2 = derivative("Log2Backward0", rounded_once(np.log2), self=lambda grad, self: grad / (self * LN2), floating=True)
+Log1p = derivative("Log1PBackward0", rounded_once(np.log1p),
+                   self=lambda grad, self: grad / AddScalar.apply(self, 1), floating=True)
+Log2 = derivative("Log2Backward0", rounded_once(np.log2),
+                  self=lambda grad, self: grad / MulScalar.apply(self, LN2), floating=True)
 Log10 = derivative("Log10Backward0", rounded_once(np.log10),
-                   self=lambda grad, self: grad / (self * LN10), floating=True)
+                   self=lambda grad, self: grad / MulScalar.apply(self, LN10), floating=True)
 Sqrt = derivative("SqrtBackward0", lambda self: np.sqrt(self),
-                  self=lambda grad, result: grad / (2 * result), floating=True)
+                  self=lambda grad, result: grad / MulScalar.apply(result, 2), floating=True)
 Rsqrt = derivative("RsqrtBackward0", lambda self: 1 / np.sqrt(self),
                    self=lambda grad, result: grad * -0.5 * result ** 3, floating=True)
 # -- trigonometry ------------------------------------------------------------------------------------------------------
 Sin = derivative("SinBackward0", rounded_once(np.sin), self=lambda grad, self: grad * self.cos(), floating=True)
-Cos = derivative("CosBackward0", rounded_once(np.cos), self=lambda grad, self: -grad * self.sin(), floating=True)
+Cos = derivative("CosBackward0", rounded_once(np.cos), self=lambda grad, self: grad * -self.sin(), floating=True)
 Tan = derivative("TanBackward0", rounded_once(np.tan),
-                 self=lambda grad, result: grad * (result * result + 1), floating=True)
+                 self=lambda grad, result: grad * AddScalar.apply(result ** 2, 1), floating=True)
 Asin = derivative("AsinBackward0", rounded_once(np.arcsin),
-                  self=lambda grad, self: grad * (1 - self * self).rsqrt(), floating=True)
+                  self=lambda grad, self: grad * AddScalar.apply(-self * self, 1).rsqrt(), floating=True)
 Acos = derivative("AcosBackward0", rounded_once(np.arccos),
-                  self=lambda grad, self: grad * -(1 - self * self).rsqrt(), floating=True)
+                  self=lambda grad, self: grad * -AddScalar.apply(-self * self, 1).rsqrt(), floating=True)
 Atan = derivative("AtanBackward0", rounded_once(np.arctan),
-                  self=lambda grad, self: grad / (self * self + 1), floating=True)
+                  self=lambda grad, self: grad / AddScalar.apply(self * self, 1), floating=True)
 Sinh = derivative("SinhBackward0", rounded_once(np.sinh), self=lambda grad, self: grad * self.cosh(), floating=True)
 Cosh = derivative("CoshBackward0", rounded_once(np.cosh), self=lambda grad, self: grad * self.sinh(), floating=True)
 Deg2rad = derivative("Deg2RadBackward0", lambda self: self * self.dtype.type(PI_180),

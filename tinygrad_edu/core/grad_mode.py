@@ -64,8 +64,7 @@ class _Mode(Decorating):
 class no_grad(_Mode):  # noqa: N801  (PyTorch's name)
     """Inside ``with no_grad():`` results never require grad and no graph is recorded.
 
-    Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``).
-    """
+    Use it for evaluation and for updating parameters by hand (``w -= lr * w.grad``)."""
 
     grad = False
 

@@ -15,8 +15,7 @@ _base             the tensor it is a view of, if any (``is_view``)
 Its methods are the ops of the derivative table (``derivatives.py``): each turns its arguments into what the op
 takes (a Python number in ``x * 2`` becomes a tensor) and calls the op's ``apply``. The rest of PyTorch's Tensor
 (indexing, linear algebra, in-place methods...) is the public class ``tinygrad_edu.Tensor`` (``_tensor.py``), a
-subclass of this one, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``; every op's result is an instance of it.
-"""
+subclass of this one, as ``torch.Tensor`` subclasses ``torch._C.TensorBase``; every op's result is an instance of it."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ from .grad_mode import GradMode, Speed
 class Tensor:
     """A multi-dimensional array that can record how it was computed, so gradients can flow back.
 
-    Make tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``, ``randn`` ...).
-    """
+    Make tensors with ``tinygrad_edu.tensor(data, requires_grad=...)`` or the factories (``ones``, ``randn`` ...)."""
 
     __slots__ = ("__dict__", "__weakref__", "_array", "_base", "_output_nr", "_requires_grad", "_version_counter",
                  "grad_fn")
