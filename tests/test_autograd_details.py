@@ -397,3 +397,19 @@ def test_a_third_derivative_follows_pytorchs_formulas_to_the_bit(op: str) -> Non
         (ggg,) = lib.autograd.grad(gg.sum(), x)
         results.append(ggg.detach().numpy())
     assert (results[0] == results[1]).sum() >= 1990
+
+
+def test_sigmoids_third_derivative_records_pytorchs_nodes() -> None:
+    """sigmoid_backward's formula for the output is ``grad * grad_output * (-2 * output + 1)`` in C++: a Scalar
+    multiplication, then a Scalar addition (as PyTorch 2.13 shows), not ``1 - 2 * output``'s RsubBackward1."""
+    import tinygrad_edu as tg
+
+    x = tg.tensor([0.5, -1.0], requires_grad=True)
+    (g,) = tg.autograd.grad(x.sigmoid().sum(), x, create_graph=True)
+    (gg,) = tg.autograd.grad(g.sum(), x, create_graph=True)
+    names, node = [], gg.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        node = next((n for n, _ in node.next_functions if n is not None), None)
+    assert names == ["SigmoidBackwardBackward0", "MulBackward0", "AddBackward1", "MulBackward1", "SigmoidBackward0",
+                     "AccumulateGrad"]

@@ -278,12 +278,13 @@ TanhBackward = derivative("TanhBackwardBackward0", lambda grad_output, output:
                           grad_output * (1 - np.square(output, dtype=np.float64)).astype(output.dtype),
                           grad_output=lambda grad, output: TanhBackward.apply(grad, output),
                           output=lambda grad, grad_output, output: grad * (MulScalar.apply(output, -2) * grad_output))
-Sigmoid = derivative("SigmoidBackward0", lambda self: 1 / (1 + np.exp(-self)),  # (sigmoid(-100) is 0, as PyTorch's)
+Sigmoid = derivative("SigmoidBackward0", lambda self: 1 / (1 + rounded_once(np.exp)(-self)),  # (sigmoid(-100): 0)
                      self=lambda grad, result: SigmoidBackward.apply(grad, result), floating=True)
 SigmoidBackward = derivative("SigmoidBackwardBackward0",
                              lambda grad_output, output: grad_output * (1 - output) * output,
                              grad_output=lambda grad, output: SigmoidBackward.apply(grad, output),
-                             output=lambda grad, grad_output, output: grad * grad_output * (1 - 2 * output))
+                             output=lambda grad, grad_output, output:
+                             grad * grad_output * AddScalar.apply(MulScalar.apply(output, -2), 1))
 Relu = derivative("ReluBackward0", lambda self: A.relu(self, Speed.tricks),  # max(self, 0)
                   self=lambda grad, result: ThresholdBackward.apply(grad, result, 0), silent=True)
 ThresholdBackward = derivative("ThresholdBackwardBackward0", lambda grad_output, self, threshold:  # relu's mask

@@ -152,8 +152,7 @@ class AccumulateGrad(Node):
     @property
     def _tensor_pre_hooks(self) -> dict[int, list] | None:
         """The leaf's ``register_hook`` hooks, kept on the tensor (which outlives this node)."""
-        hooks = self.variable._hooks
-        return {0: hooks} if hooks else None
+        return {0: self.variable._hooks} if self.variable._hooks else None
 
     def apply(self, grad: Tensor) -> tuple:
         """Add ``grad`` into ``.grad``, in place (as in PyTorch: whoever holds x.grad sees the sum)."""
