@@ -295,3 +295,32 @@ def test_sigmoid_and_silu_divide_by_one_plus_an_exp_rounded_once() -> None:
     for name in ("sigmoid", "silu"):
         ours = getattr(tg.nn.functional, name)(tg.tensor(x)).numpy()
         assert (ours == getattr(torch.nn.functional, name)(torch.tensor(x)).numpy()).mean() > 0.94, name
+
+
+@pytest.mark.parametrize(("name", "least"), [("logsigmoid", 0.93), ("elu", 0.99), ("selu", 0.99), ("celu", 0.99),
+                                             ("mish", 0.93)])
+def test_activations_round_their_exp_log1p_and_tanh_as_pytorchs_kernels(name: str, least: float) -> None:
+    """exp, log1p, expm1 and tanh inside these kernels rounded once from float64 (mish as PyTorch's, tanh of log1p of
+    exp): logsigmoid 95% of values PyTorch's (numpy's float32 routines: 73%), elu, selu, celu 99.96% (89-91%), mish
+    95% (63%)."""
+    torch = pytest.importorskip("torch")
+    x = (np.random.default_rng(9).standard_normal(20000) * 3).astype(np.float32)
+    ours = getattr(tg.nn.functional, name)(tg.tensor(x)).numpy()
+    assert (ours == getattr(torch.nn.functional, name)(torch.tensor(x)).numpy()).mean() >= least
+
+
+def test_binary_cross_entropies_are_pytorchs_in_its_order() -> None:
+    """binary_cross_entropy is (y - 1) max(log1p(-p), -100) - y max(log p, -100), with logits (1 - y) x - log s(x),
+    the logs rounded once: 96% of the elements PyTorch's (numpy's order and routines: 83% and 64%)."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(10)
+    x, y = (rng.standard_normal(20000) * 3).astype(np.float32), (rng.uniform(0, 1, 20000) > 0.5).astype(np.float32)
+    p, pos = (1 / (1 + np.exp(-x))).astype(np.float32), rng.uniform(0.5, 2, 20000).astype(np.float32)
+    cases = [("binary_cross_entropy", (p, y), {}), ("binary_cross_entropy_with_logits", (x, y), {}),
+             ("binary_cross_entropy_with_logits", (x, y), {"pos_weight": pos})]
+    for name, arrays, extra in cases:
+        ours = getattr(tg.nn.functional, name)(*map(tg.tensor, arrays), reduction="none",
+                                               **{k: tg.tensor(v) for k, v in extra.items()}).numpy()
+        theirs = getattr(torch.nn.functional, name)(*map(torch.tensor, arrays), reduction="none",
+                                                    **{k: torch.tensor(v) for k, v in extra.items()}).numpy()
+        assert (ours == theirs).mean() > 0.94, (name, extra.keys())
