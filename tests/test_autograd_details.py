@@ -325,22 +325,33 @@ def test_gradcheck_checks_can_be_relaxed_or_reported_as_pytorch() -> None:
     as_pytorch(program, (None, "(False, True)", []))
 
 
-def test_tanhs_third_derivative_records_pytorchs_nodes() -> None:
-    """tanh_backward's formula for the output, ``grad * (-2 * output * grad_output)``, is C++ in PyTorch: ``-2 *
-    output`` is a multiplication by a Scalar, recorded as MulBackward1 (as PyTorch 2.13 shows), not a wrapped
-    number's MulBackward0. The values are the same either way: -2 times a float is exact."""
+# The path to the leaf, first input first, of a second derivative's graph, as PyTorch 2.13 records it. tanh_backward's
+# formula for the output is ``grad * (-2 * output * grad_output)`` and sigmoid_backward's ``grad * grad_output *
+# (-2 * output + 1)``, C++ in PyTorch: ``-2 * output`` is a multiplication by a Scalar (MulBackward1, not a wrapped
+# number's MulBackward0), ``+ 1`` an addition of one (AddBackward1, not ``1 - ...``'s RsubBackward1).
+SECOND_DERIVATIVE_PATHS = {
+    "tanh": ["TanhBackwardBackward0", "MulBackward0", "MulBackward0", "MulBackward1", "TanhBackward0",
+             "AccumulateGrad"],
+    "sigmoid": ["SigmoidBackwardBackward0", "MulBackward0", "AddBackward1", "MulBackward1", "SigmoidBackward0",
+                "AccumulateGrad"],
+}
+
+
+@pytest.mark.parametrize("op", sorted(SECOND_DERIVATIVE_PATHS))
+def test_a_second_derivatives_graph_has_pytorchs_nodes(op: str) -> None:
+    """The values are the same either way (-2 times a float is exact; -2 y + 1 is 1 - 2 y); the graph is PyTorch's."""
     import tinygrad_edu as tg
 
     x = tg.tensor([0.5, -1.0], requires_grad=True)
-    (g,) = tg.autograd.grad(x.tanh().sum(), x, create_graph=True)
+    (g,) = tg.autograd.grad(getattr(x, op)().sum(), x, create_graph=True)
     (gg,) = tg.autograd.grad(g.sum(), x, create_graph=True)
     names, node = [], gg.grad_fn
     while node is not None:
         names.append(type(node).__name__)
         node = next((n for n, _ in node.next_functions if n is not None), None)
-    assert names == ["TanhBackwardBackward0", "MulBackward0", "MulBackward0", "MulBackward1", "TanhBackward0",
-                     "AccumulateGrad"]
-    assert str(gg) == "tensor([-0.7269,  0.6397], grad_fn=<TanhBackwardBackward0>)"
+    assert names == SECOND_DERIVATIVE_PATHS[op]
+    if op == "tanh":
+        assert str(gg) == "tensor([-0.7269,  0.6397], grad_fn=<TanhBackwardBackward0>)"
 
 
 # The nodes a first derivative's graph holds (create_graph=True), recorded from PyTorch 2.13: its C++ formulas add and
@@ -398,18 +409,3 @@ def test_a_third_derivative_follows_pytorchs_formulas_to_the_bit(op: str) -> Non
         results.append(ggg.detach().numpy())
     assert (results[0] == results[1]).sum() >= 1990
 
-
-def test_sigmoids_third_derivative_records_pytorchs_nodes() -> None:
-    """sigmoid_backward's formula for the output is ``grad * grad_output * (-2 * output + 1)`` in C++: a Scalar
-    multiplication, then a Scalar addition (as PyTorch 2.13 shows), not ``1 - 2 * output``'s RsubBackward1."""
-    import tinygrad_edu as tg
-
-    x = tg.tensor([0.5, -1.0], requires_grad=True)
-    (g,) = tg.autograd.grad(x.sigmoid().sum(), x, create_graph=True)
-    (gg,) = tg.autograd.grad(g.sum(), x, create_graph=True)
-    names, node = [], gg.grad_fn
-    while node is not None:
-        names.append(type(node).__name__)
-        node = next((n for n, _ in node.next_functions if n is not None), None)
-    assert names == ["SigmoidBackwardBackward0", "MulBackward0", "AddBackward1", "MulBackward1", "SigmoidBackward0",
-                     "AccumulateGrad"]
