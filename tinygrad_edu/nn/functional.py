@@ -47,7 +47,7 @@ from ..ops.elementwise import DivScalar, _check_broadcast, _operands
 from ..ops.inplace import inplace as _inplace
 from ..ops.linalg import baddbmm, linear
 from ..ops.linalg import matmul as _matmul
-from ..ops.reduce import Softmax
+from ..ops.reduce import Softmax, _exp, _log
 from ..ops.reduce import log_softmax as _log_softmax
 from ..ops.reduce import softmax as _softmax
 from ..ops.selection import where
@@ -103,7 +103,7 @@ _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 # routines are further off). Values equal to PyTorch's: sigmoid and silu 96% (numpy's routines: 83%), softplus 93%
 # (69%), logsigmoid 95% (73%), elu 99.96% (89%), mish 95% (63%), binary_cross_entropy 96% (83%), with logits 97%
 # (64%; there in PyTorch's order too: (1 - y) x - log s(x)).
-_exp, _log, _log1p, _expm1, _tanh = (rounded_once(f) for f in (np.exp, np.log, np.log1p, np.expm1, np.tanh))
+_log1p, _expm1, _tanh = (rounded_once(f) for f in (np.log1p, np.expm1, np.tanh))  # (exp and log: softmax's, reduce.py)
 
 
 def _check_reduction(reduction: str) -> None:
