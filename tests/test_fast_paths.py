@@ -5,6 +5,9 @@
 * A backward pass turns numpy's floating-point warnings off once for all its ops (built-in ops compute
   silently, as PyTorch does), yet the learner's own numpy code in a hook or a custom backward still warns,
   and numpy's settings are back as they were afterwards, even when backward fails.
+* Gradients arriving at one node by several paths are summed in its buffer: the first sum is a new tensor nobody
+  else holds, so the later ones are added into it in place (as PyTorch's buffers do), never into a gradient a hook
+  or anybody else kept.
 * Ops that record nothing (under no_grad, or inside backward without create_graph) take a short path that
   must give the same numbers, views and version counters as the long one. Inside such a backward pass,
   a formula's same-shape, same-dtype float arithmetic (``g * y``) is numpy's ufunc directly, and any other op of
@@ -91,6 +94,49 @@ def test_grads_returned_by_autograd_grad_and_retained_grads_are_not_the_leaf_gra
     x.grad += 1  # changing .grad in place changes nothing else
     np.testing.assert_array_equal(gx.numpy(), [3.0, 3.0])
     np.testing.assert_array_equal(h.grad.numpy(), [2.0, 2.0])
+
+
+def _many_paths(monkeypatch: pytest.MonkeyPatch, tricks: bool, create_graph: bool = False) -> tuple:
+    """w used at each of 6 steps of a chain, so its node gets 6 gradients; a hook keeps each (with a copy of its
+    numbers as it arrived). Returns w.grad, x.grad, how many tensor additions backward made, and the kept ones."""
+    from tinygrad_edu.core.grad_mode import Speed
+
+    monkeypatch.setattr(Speed, "tricks", tricks)
+    additions, plain = [], tg.Tensor.__add__
+    monkeypatch.setattr(tg.Tensor, "__add__", lambda self, other, **kw: additions.append(1) or plain(self, other, **kw))
+    rng = np.random.default_rng(7)
+    x = tg.tensor(rng.standard_normal(5).astype(np.float32), requires_grad=True)
+    w = tg.tensor(rng.standard_normal(5).astype(np.float32), requires_grad=True)
+    kept, y = [], x
+    for _ in range(6):
+        y = y * w
+        y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: kept.append((grad_inputs[1],
+                                                                               grad_inputs[1].detach().numpy().copy())))
+    additions.clear()
+    y.sum().backward(create_graph=create_graph)
+    return w.grad, x.grad, len(additions), kept
+
+
+def test_gradients_by_many_paths_are_added_into_the_engines_own_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """speed: of w's 6 gradients, the first two make a new sum and the other four are added into it in place: one
+    addition made as an op, not five, and the same bits as with the tricks off. Every gradient a hook kept on the way
+    still holds the numbers it arrived with (it was never the sum)."""
+    w_grad, x_grad, additions, kept = _many_paths(monkeypatch, tricks=True)
+    plain_w, plain_x, plain_additions, _ = _many_paths(monkeypatch, tricks=False)
+    assert (additions, plain_additions) == (1, 5)
+    np.testing.assert_array_equal(w_grad.numpy(), plain_w.numpy())
+    np.testing.assert_array_equal(x_grad.numpy(), plain_x.numpy())
+    assert len(kept) == 6 and all(np.array_equal(g.detach().numpy(), numbers) for g, numbers in kept)
+    assert not any(np.shares_memory(g.numpy(), w_grad.numpy()) for g, _ in kept)
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")  # (PyTorch's warning, meant)
+def test_a_recorded_backward_adds_gradients_as_ops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With create_graph, every sum is recorded (AddBackward0), so that w.grad can be differentiated again."""
+    w_grad, _, additions, _ = _many_paths(monkeypatch, tricks=True, create_graph=True)
+    assert additions == 5 and w_grad.grad_fn is not None
+    plain_w, _, _, _ = _many_paths(monkeypatch, tricks=False, create_graph=True)
+    np.testing.assert_array_equal(w_grad.detach().numpy(), plain_w.detach().numpy())
 
 
 # ------------------------------------------------------------------------------------------------ warnings

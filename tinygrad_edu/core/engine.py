@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _checks as C
-from .. import _hooks
+from .. import _hooks, _steal
 from .. import _messages as M
 from .._quiet import Quiet, quiet_off, quiet_on
 from .function import AccumulateGrad, Node, SavedTensor, Tensors, gradient_edge, learners_gradients, wrap
@@ -89,6 +89,7 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
     inputs of ``autograd.grad``, or of ``backward(inputs=...)``); with those, only nodes leading to them run."""
     deps = _count_dependencies(roots)  # step 1
     buffers, ready, order = {}, [], itertools.count()  # ready: a heap, newest first (of equals, the first ready)
+    sums = set() if Speed.tricks and not create_graph else None  # speed: gradients added in place (_steal.added)
     slow = None if capture is None and not GradMode.anomaly and watcher is None else \
         _Pass(retain_graph, capture, deps, accumulate, roots)  # capture, anomaly...: nodes take _run_node (but fast)
     prev = GradMode.enabled, Quiet.token  # (formulas are recorded only for create_graph; speed: numpy's warnings
@@ -100,21 +101,20 @@ def run_backward(roots: list[Edge], root_grads: list[Tensor], retain_graph: bool
                 if nxt is not None:
                     if g is not None:  # into the buffer of the node on that edge: by two paths, their sum
                         buf = buffers.get(nxt) or buffers.setdefault(nxt, [None] * nxt._num_outputs)
-                        buf[nr] = g if buf[nr] is None else buf[nr] + g
-                    deps[nxt] -= 1
-                    if deps[nxt] == 0:  # all its gradients are in: it is ready
+                        buf[nr] = g if buf[nr] is None else _steal.added(buf[nr], g, nxt, sums)
+                    deps[nxt] = left = deps[nxt] - 1
+                    if left == 0:  # all its gradients are in: it is ready
                         heapq.heappush(ready, (-nxt._seq, next(order), nxt))
             if not ready:
                 break
-            node = heapq.heappop(ready)[2]  # step 3
-            grads, inputs, g = buffers.pop(node, None), (), None  # (no stale reference: see function._unshared)
+            node = heapq.heappop(ready)[2]  # step 3 (inputs and g emptied: no stale reference, see function._unshared)
+            grads, edges, inputs, g = buffers.pop(node, None), node.next_functions, (), None
             if grads is not None and not node._slow and (slow is None or node in slow.fast):
                 inputs = node.apply(*grads)
                 if not retain_graph:  # step 4
                     node._release_variables()
             elif grads is not None:
                 inputs = _run_node(node, grads, slow or _Pass(retain_graph))
-            edges = node.next_functions
     finally:  # (numpy's warnings back, if this pass turned them off: then prev[1] is None, what quiet_off returns)
         GradMode.enabled, Quiet.token = prev[0], prev[1] if Quiet.token is prev[1] else quiet_off(Quiet.token)
     return [] if slow is None else slow.captured
