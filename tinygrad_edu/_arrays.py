@@ -298,6 +298,13 @@ def _vector_bytes() -> int:
 VECTOR_BYTES = _vector_bytes()
 
 
+def short_rows(a: np.ndarray) -> bool:
+    """Whether PyTorch's vectorised kernels add each of a's rows (its last axis) one number after another: rows
+    shorter than one vector, of float32 or float64 (``vector_row_sums``). numpy's ``add.reduce`` adds so down each
+    column: such rows can be computed as the columns of ``a.T``, which numpy also reduces several times faster."""
+    return a.dtype in _LANES and IN_PYTORCH_ORDER[0] and 0 < a.shape[-1] < VECTOR_BYTES // a.dtype.itemsize
+
+
 def vector_row_sums(e: np.ndarray) -> np.ndarray | None:
     """The sums of e's rows (its last axis) as PyTorch's vectorised kernels reduce a row (``softmax``,
     ``log_softmax``): one vector of numbers added to the next, the leftover numbers into the first lanes, then the

@@ -50,7 +50,7 @@ def backward(tensors: Tensor | Sequence[Tensor], grad_tensors: Any = None, retai
     usual = (grad_tensors, inputs, create_graph) == (None, None, False)  # d(results)/d(leaves), nothing else asked
     if not usual or any(getattr(t, "grad_fn", None) is None or t._array.size != 1 for t in outputs):  # (scalars?)
         return _backward(outputs, grad_tensors, retain_graph, create_graph, inputs)  # (checked; weights, inputs...)
-    ones = [wrap(np.ones_like(t._array)) for t in outputs]  # a scalar's gradient: d(itself)/d(itself) = 1
+    ones = [wrap(np.ones(t._array.shape, t._array.dtype)) for t in outputs]  # a scalar's gradient: d(itself)/d(itself)
     run_backward([(t.grad_fn, t._output_nr) for t in outputs], ones, bool(retain_graph), False)
 
 
@@ -138,9 +138,9 @@ def _count_dependencies(roots: list[Edge]) -> dict[Node, int]:
     while stack:  # an explicit stack, not recursion: depth is unlimited
         for nxt, _ in stack.pop():
             if nxt is not None:
-                if nxt not in deps:
+                deps[nxt] = count = deps.get(nxt, 0) + 1
+                if count == 1:  # (met for the first time: its own edges next)
                     stack.append(nxt.next_functions)
-                deps[nxt] = deps.get(nxt, 0) + 1
     return deps
 
 

@@ -220,10 +220,10 @@ def sum_to_shape(grad: Tensor, shape: tuple[int, ...], dtype: np.dtype | None = 
         sum_to_shape(g, (3, 1))   # g.shape == (2, 3, 4)  ->  g.sum((0, 2), keepdim=True).reshape(3, 1)
     """
     a, lead = grad._array, grad._array.ndim - len(shape)
-    dims = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1)
+    dims = (*range(lead), *[lead + i for i, n in enumerate(shape) if n == 1 and a.shape[lead + i] != 1])
     if dims and Speed.tricks and not GradMode.enabled:  # speed: nothing is recorded: the sum's array, not two ops
-        grad = wrap(a.sum(dims, keepdims=True).reshape(shape) if a.size <= 4 * math.prod(shape) else  # (as SumDim's:
-                    _arrays.ordered_sum(a, dims, True).reshape(shape))  # more than four to a sum: PyTorch's order)
+        grad = wrap(np.add.reduce(a, dims, keepdims=True).reshape(shape) if a.size <= 4 * math.prod(shape) else
+                    _arrays.ordered_sum(a, dims, True).reshape(shape))  # as SumDim's (past 4 a sum: PyTorch's order)
     elif dims:  # (the dimensions in front dropped by a reshape)
         grad = grad.sum(dims, keepdim=True).reshape(shape) if lead else grad.sum(dims, keepdim=True)
     return grad if dtype is None or grad._array.dtype == dtype else grad.to(dtype)
