@@ -157,8 +157,18 @@ def environment() -> str:
                 f"HIPS autograd {hips}" if hips else "HIPS autograd not installed",
                 f"MyGrad {mygrad.__version__}" if mygrad else "MyGrad not installed",
                 "micrograd installed" if micrograd else "micrograd not installed"]
-    return (f"{datetime.date.today().isoformat()}, {platform.machine()} {platform.system()}, {os.cpu_count()} CPUs, "
-            f"one BLAS/torch thread; {', '.join(versions)}")
+    return (f"{datetime.date.today().isoformat()}, {platform.machine()} {platform.system()}, {_cpu()}, "
+            f"{os.cpu_count()} CPUs, one BLAS/torch thread; {', '.join(versions)}")
+
+
+def _cpu() -> str:
+    """The CPU's model name: which BLAS kernels run, and how fast torch's MKL is against numpy's OpenBLAS, depend
+    on it (the same step has been 1.06x torch on one machine and 1.11x on another)."""
+    try:
+        with open("/proc/cpuinfo") as info:
+            return next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), "CPU")
+    except OSError:
+        return platform.processor() or "CPU"
 
 
 def main(argv: list[str] | None = None) -> int:
