@@ -313,7 +313,7 @@ def vector_row_sums(e: np.ndarray) -> np.ndarray | None:
     if e.dtype not in _LANES or not IN_PYTORCH_ORDER[0] or not e.size:
         return None
     lanes, c = VECTOR_BYTES // e.dtype.itemsize, e.shape[-1]
-    if c < lanes:  # (the rows as columns, added down: in order, and quicker than add.accumulate along short rows)
+    if short_rows(e):  # (the rows as columns, added down: in order, and quicker than add.accumulate along short rows)
         return np.add.reduce(np.ascontiguousarray(e.reshape(-1, c).T), 0).reshape(e.shape[:-1])
     full = c // lanes
     acc = np.add.reduce(e[..., :full * lanes].reshape(*e.shape[:-1], full, lanes), axis=-2)  # (down: in order)
