@@ -3,7 +3,8 @@
 #   make lab     create .venv, install everything, open JupyterLab on the notebooks
 #   make test    create .venv if needed, run every test (unit, parity, notebooks through nbval)
 #
-# Other targets: `make venv` (just the environment), `make lint` (ruff), `make bench` (benchmarks),
+# Other targets: `make venv` (just the environment), `make lint` (ruff), `make bench` (benchmarks; `make peers`
+# installs the two Python libraries they compare with),
 # `make release` (write exercises/ from solutions/), `make test-browser` (the lessons in JupyterLab, in headless
 # Chromium), `make test-kernels` (the notebooks under each of OpenBLAS's kernels), `make clean` (remove .venv).
 # Use another interpreter with `make test PYTHON=python3.12`.
@@ -17,7 +18,7 @@ LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 # Notebook folders nbval checks; each is collected once it exists.
 NOTEBOOK_DIRS := $(wildcard notebooks solutions)
 
-.PHONY: lab test test-kernels test-browser venv dot chromium lint bench release clean
+.PHONY: lab test test-kernels test-browser venv dot chromium lint peers bench release clean
 
 # The server's root is the project, so exercises/ sit next to the lessons; the browser opens on notebooks/.
 # Jupyter refuses to run as root unless told (containers often are root).
@@ -125,8 +126,11 @@ lint: venv
 	$(BIN)/ruff check .
 
 # HIPS autograd and MyGrad are the benchmarks' peers (Python autodiff on numpy), never the library's dependencies.
-bench: venv
-	$(BIN)/python -m pip install --quiet autograd mygrad
+# `make peers` installs them (CI does too, so tests/test_benchmarks.py checks their timed steps compute the same step).
+peers: venv
+	$(BIN)/python -m pip install --quiet autograd==1.9.1 mygrad==2.5.0
+
+bench: peers
 	$(BIN)/python -m benchmarks
 
 # The learners' notebooks, generated from the single source in solutions/ (answers and hidden tests removed).

@@ -106,6 +106,56 @@ def torch_step(model: nn.Sequential, x: np.ndarray, y: np.ndarray) -> Callable[[
     return training_step(torch, tmodel, torch.from_numpy(x), torch.from_numpy(y))
 
 
+def hips_step(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> Callable[[], float] | None:
+    """The step in HIPS autograd, which differentiates a function rather than recording on tensors: ``value_and_grad``
+    of the loss as a function of the four parameter arrays, then SGD on the arrays themselves (updated in place).
+    Products with ``np.dot``, as HIPS autograd's own examples write them (its ``@`` is slower: a general ``matmul``
+    gradient)."""
+    autograd, anp = optional("autograd"), optional("autograd.numpy")
+    if autograd is None or anp is None:
+        return None
+    rows = np.arange(len(y))
+
+    def loss(ps: list) -> Any:
+        w1, b1, w2, b2 = ps
+        z = anp.dot(anp.maximum(anp.dot(x, w1.T) + b1, 0), w2.T) + b2
+        z = z - anp.max(z, axis=1, keepdims=True)  # log-softmax, shifted for stability
+        return anp.mean(anp.log(anp.sum(anp.exp(z), axis=1)) - z[rows, y])
+
+    value_and_grad = autograd.value_and_grad(loss)
+
+    def step() -> float:
+        value, grads = value_and_grad(params)
+        for p, g in zip(params, grads):
+            p -= LR * g
+        return float(value)
+
+    return step
+
+
+def mygrad_step(params: list[np.ndarray], x: np.ndarray, y: np.ndarray) -> Callable[[], float] | None:
+    """The step in MyGrad, which records on its tensors as tinygrad_edu does: the loss, ``backward``, then SGD on each
+    parameter's ``data`` as MyGrad's documentation does it (``w.data -= lr * w.grad``; ``params``, the arrays behind
+    the tensors, change with it)."""
+    mg = optional("mygrad")
+    if mg is None:
+        return None
+    tensors = [mg.Tensor(p, copy=False) for p in params]
+    rows = np.arange(len(y))
+
+    def step() -> float:
+        w1, b1, w2, b2 = tensors
+        z = mg.matmul(mg.maximum(mg.matmul(x, w1.T) + b1, 0), w2.T) + b2
+        z = z - mg.max(z, axis=1, keepdims=True)
+        loss = mg.mean(mg.log(mg.sum(mg.exp(z), axis=1)) - z[rows, y])
+        loss.backward()
+        for t in tensors:
+            t.data -= LR * t.grad
+        return loss.item()
+
+    return step
+
+
 def run_mlp(quick: bool) -> list[Result]:
     """Case b at the benchmark's size, then (b2) the same step on a tiny MLP, where the matrix products cost next to
     nothing and what is left is each library's own work per step (torch's kernels are MKL, numpy's OpenBLAS: at
@@ -114,16 +164,19 @@ def run_mlp(quick: bool) -> list[Result]:
 
 
 def _mlp_case(prefix: str, batch: int, n_in: int, n_hidden: int, n_out: int, quick: bool) -> list[Result]:
-    repeat = 5 if quick else 200 if batch > 4 else 2000
+    repeat = 5 if quick else 40  # rounds; each a turn of about 10 ms per library (common.measure)
     what = "MLP training step" if prefix == "b." else "tiny MLP step: the libraries' own work"
     case = f"{prefix} {what} ({batch}x{n_in} -> {n_hidden} -> {n_out}, SGD)"
     x, y = make_data(batch, n_in, n_out)
     model = make_model(n_in, n_hidden, n_out)
     ref = NumpyMLP.like(model)
+    weights = [p.detach().numpy() for p in model.parameters()]
     steps: list[tuple[str, Callable[[], object] | None]] = [
         ("numpy (by hand)", lambda: ref.step(x, y)),
         ("torch", torch_step(model, x, y)),
         ("tinygrad_edu", tinygrad_step(model, x, y)),
+        ("HIPS autograd", hips_step([w.copy() for w in weights], x, y)),
+        ("MyGrad", mygrad_step([w.copy() for w in weights], x, y)),
     ]
     timings = measure({library: step for library, step in steps if step is not None}, repeat, warmup=3)
     return [Result(case, library, median, best, repeat) for library, (median, best) in timings.items()]

@@ -116,6 +116,8 @@ def targets_table(results: list[Result], growth: dict | None, traced: list | Non
         _reference(results, "f.", "torch", "second derivatives"),
         _target(results, "b.", "torch", MLP_VS_TORCH, "MLP step no slower than torch (one thread)"),
         _reference(results, "b.", "numpy (by hand)", "MLP step"),
+        _reference(results, "b.", "HIPS autograd", "MLP step"),
+        _reference(results, "b.", "MyGrad", "MLP step"),
         _reference(results, "b2.", "torch", "tiny MLP step (the libraries' own work, no BLAS to speak of)"),
         _target(results, "c.", "torch", CHAIN_VS_TORCH, "long chain within 2.5× torch"),
         _reference(results, "c.", "HIPS autograd", "long chain"),

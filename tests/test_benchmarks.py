@@ -51,6 +51,23 @@ def test_mlp_step_matches_hand_written_numpy() -> None:
             np.testing.assert_allclose(p.detach().numpy(), getattr(ref, name), rtol=1e-5, atol=1e-6, err_msg=name)
 
 
+@pytest.mark.parametrize("make", [mlp.hips_step, mlp.mygrad_step], ids=["HIPS autograd", "MyGrad"])
+def test_peer_mlp_steps_match_hand_written_numpy(make) -> None:
+    """Each peer's timed step computes the step the others do: the same loss, and the same weights after it."""
+    x, y = mlp.make_data(16, 20, 5)
+    model = mlp.make_model(20, 12, 5)
+    ref = mlp.NumpyMLP.like(model)
+    params = [p.detach().numpy().copy() for p in model.parameters()]
+    step = make(params, x, y)
+    if step is None:
+        pytest.skip("not installed (make peers installs it)")
+    for _ in range(3):
+        np.testing.assert_allclose(step(), ref.step(x, y), rtol=1e-6)
+        for p, name in zip(params, ["w1", "b1", "w2", "b2"]):
+            assert p.dtype == np.float32
+            np.testing.assert_allclose(p, getattr(ref, name), rtol=1e-5, atol=1e-7, err_msg=name)
+
+
 def test_hand_written_chain_gradients_match_tinygrad() -> None:
     """The numpy floor of the per-op case computes the same gradients as the library it is compared with."""
     ours = [np.asarray(g) for g in per_op.tinygrad_chain(40)()]
