@@ -33,19 +33,18 @@ class Result:
 TURN = 0.01  # seconds: about how long one library runs at each of its turns (see measure)
 
 
-def measure(fns: dict[str, Callable[[], object]], repeat: int, warmup: int = 1,
-            turn: float = TURN) -> dict[str, tuple[float, float]]:
+def measure(fns: dict[str, Callable[[], object]], repeat: int, warmup: int = 1) -> dict[str, tuple[float, float]]:
     """Time each function over ``repeat`` rounds (after ``warmup`` untimed calls); return (median, min) seconds per
     call each.
 
     The functions take turns within each round, so a spell of machine noise (another process, a CPU slowing
     down) falls on all of them alike rather than on whichever was running at the time. A turn is as many calls
-    in a row as last about ``turn`` seconds (one, for a function slower than that; the last warm-up call says how
-    long one takes), and a round's time for that function is the turn's average per call. A library's code and
-    data are then in the CPU's caches, as in a training loop, where the same step runs again and again. With one
-    call per turn, each library would be timed right after the others had pushed it out of the caches, and its
-    time would depend on how many others are installed: on the tiny MLP, torch's step measured 145 µs so (90 µs
-    in a loop of its own), and 195 µs with HIPS autograd and MyGrad in the run.
+    in a row as last about ``TURN`` (one, for a function slower than that; the last warm-up call says how long one
+    takes), and a round's time for that function is the turn's average per call. A library's code and data are
+    then in the CPU's caches, as in a training loop, where the same step runs again and again. With one call per
+    turn, each library would be timed right after the others had pushed it out of the caches, and its time would
+    depend on how many others are installed: on the tiny MLP, torch's step measured 145 µs so (95 to 100 µs in
+    turns), and 195 µs with HIPS autograd and MyGrad in the run.
 
     The garbage collector stays on, as in a real program: a library that makes many Python objects per
     op pays for their collection too. But everything alive before timing (modules, torch's large heap)
@@ -57,12 +56,12 @@ def measure(fns: dict[str, Callable[[], object]], repeat: int, warmup: int = 1,
     try:
         calls = {}
         for name, fn in fns.items():
-            took = turn  # (no warm-up call to learn from: one call per turn)
+            took = TURN  # (no warm-up call to learn from: one call per turn)
             for _ in range(warmup):
                 start = time.perf_counter()
                 fn()
                 took = time.perf_counter() - start
-            calls[name] = max(1, round(turn / took))
+            calls[name] = max(1, round(TURN / took))
         times: dict[str, list[float]] = {name: [] for name in fns}
         for _ in range(repeat):
             for name, fn in fns.items():

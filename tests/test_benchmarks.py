@@ -4,6 +4,7 @@ step computes. Correctness only: nothing here looks at how long anything took.""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -52,7 +53,7 @@ def test_mlp_step_matches_hand_written_numpy() -> None:
 
 
 @pytest.mark.parametrize("make", [mlp.hips_step, mlp.mygrad_step], ids=["HIPS autograd", "MyGrad"])
-def test_peer_mlp_steps_match_hand_written_numpy(make) -> None:
+def test_peer_mlp_steps_match_hand_written_numpy(make: Callable[..., Callable[[], float] | None]) -> None:
     """Each peer's timed step computes the step the others do: the same loss, and the same weights after it."""
     x, y = mlp.make_data(16, 20, 5)
     model = mlp.make_model(20, 12, 5)
